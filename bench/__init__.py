@@ -1,0 +1,1 @@
+"""Benchmarks: ``python -m bench [NAME ...]`` runs bench/NAME.py, writes bench/results/NAME.json."""

@@ -1,0 +1,3 @@
+from host.cli import main
+
+main()

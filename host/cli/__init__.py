@@ -1,0 +1,23 @@
+"""``tableref``: the command line. Each module below registers its commands on ``app``."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+# Importing a module registers its commands; one module per area keeps them small.
+from host.cli import allin, cactus, demo, fourcolor, replay, rummikub  # noqa: F401
+from host.cli.app import app
+from host.cli.common import BAD_INPUT
+
+
+def main() -> None:
+    try:
+        app()
+    except BAD_INPUT as exc:
+        typer.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+
+
+__all__ = ["app", "main"]

@@ -1,0 +1,1 @@
+"""CLI commands for allin (filled in by its engine's work)."""

@@ -1,0 +1,1 @@
+"""CLI commands for cactus (filled in by its engine's work)."""

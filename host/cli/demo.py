@@ -1,0 +1,1 @@
+"""``tableref demo``: the main job on built-in defaults."""

@@ -1,0 +1,1 @@
+"""CLI commands for fourcolor (filled in by its engine's work)."""

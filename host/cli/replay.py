@@ -1,0 +1,1 @@
+"""CLI commands for replay (filled in by its engine's work)."""

@@ -1,0 +1,1 @@
+"""CLI commands for rummikub (filled in by its engine's work)."""

@@ -1,0 +1,1 @@
+"""Pure rules engines (stdlib only): notation, the event-sourced base, one module per game."""

@@ -1,0 +1,1 @@
+"""tableref's eyes: camera sources, detection, recognition, synthetic data, training."""
