@@ -19,7 +19,9 @@ RESULTS = Path(__file__).parent / "results"
 
 
 def _modules() -> list[str]:
-    return sorted(m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]))
+    # Modules starting with "_" are parts that a public benchmark module gathers.
+    found = pkgutil.iter_modules([str(Path(__file__).parent)])
+    return sorted(m.name for m in found if not m.name.startswith("_"))
 
 
 def main(argv: list[str]) -> int:
