@@ -1,0 +1,556 @@
+"""The running game at the table: facts in, events out, everything committed first.
+
+Inputs arrive from three places and take the same road: frames read by vision
+(:meth:`Referee.feed`), the device's buttons and timer (:meth:`Referee.device_event`) and
+the dashboard (:meth:`Referee.apply`, :meth:`undo`, :meth:`correct`, :meth:`trigger`,
+:meth:`timer`). Every accepted engine event is first checked by the engine, then committed to
+the store, then folded into the in-memory game, and only then shown (listeners: the
+dashboard's WebSocket) and sent (the device). A crash between commit and show loses nothing:
+on restart :meth:`Referee.resume` replays the committed journal.
+
+:class:`Table` is one physical table: the store, the device, and a referee per running game;
+frames and buttons go to the active (most recently started) game.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Any
+
+from host.device import Device, DeviceEvent, DeviceState, FakeDevice
+from host.rules.base import Event, Game, LogError, Rules, RuleViolation
+from host.rules.notation import BOX, NotationError, parse_token
+from host.rules.registry import ENGINES
+from host.store import GameRow, Store, StoreError
+from host.table.adapter import Facts, NeedsInput, TableAdapter, adapter_for
+from host.table.flags import flag_reads, suggestions
+from host.table.reads import FrameRead
+from host.table.stable import Stabiliser, TableView
+
+Summary = dict[str, Any]
+Listener = Callable[[str, dict[str, Any]], None]
+
+
+class RefereeError(ValueError):
+    """A request the referee refuses; the message says why (shown to people as is)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Engine:
+    """A rules engine as the referee uses it: its Rules and its summary of a state."""
+
+    rules: Rules[Any]
+    summary: Callable[[Any], Summary]
+
+
+def engine_for(game: str) -> Engine:
+    try:
+        module = import_module(ENGINES[game])
+    except KeyError:
+        raise RefereeError(f"unknown game {game!r}: expected one of {', '.join(ENGINES)}") from None
+    except ModuleNotFoundError as exc:
+        raise RefereeError(f"the {game} engine is not installed ({exc})") from None
+    return Engine(module.RULES, module.summary)
+
+
+@dataclass(slots=True)
+class Timer:
+    """The host's mirror of the device's countdown (the device is the authority on expiry)."""
+
+    seconds: int = 0
+    deadline: float | None = None  # monotonic time while running
+    remaining: float | None = None  # seconds left while paused
+    expired: bool = False
+
+    def left(self, now: float) -> float:
+        if self.deadline is not None:
+            return max(0.0, self.deadline - now)
+        if self.remaining is not None:
+            return self.remaining
+        return float(self.seconds)
+
+    def to_json(self, now: float) -> dict[str, Any]:
+        return {
+            "seconds": self.seconds,
+            "running": self.deadline is not None,
+            "remaining_ms": int(self.left(now) * 1000),
+            "expired": self.expired,
+        }
+
+
+class Referee:
+    """One game being played: the engine, its committed journal, the table, the timer."""
+
+    def __init__(
+        self,
+        store: Store,
+        game_id: int,
+        engine: Engine,
+        adapter: TableAdapter,
+        device: Device | None = None,
+        *,
+        stable_frames: int = 3,
+        min_confidence: float = 0.6,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.store = store
+        self.game_id = game_id
+        self.engine = engine
+        self.adapter = adapter
+        self.device = device
+        self.min_confidence = min_confidence
+        self.clock = clock
+        self.row: GameRow = store.game(game_id)
+        self._lock = threading.RLock()
+        self._listeners: list[Listener] = []
+        self.stabiliser = Stabiliser(frames=stable_frames)
+        self.view = TableView((), True, 1000, 750)
+        self.flags: dict[int, str] = {}
+        self.facts: Facts = {}
+        self._accepted_facts: Facts | None = None
+        self.frame: Any = None  # the latest image (numpy array) when a camera feeds us
+        self.frame_id: int | None = None
+        self.frame_at: float | None = None
+        self.message = ""
+        self.timer = Timer(seconds=adapter.timer_seconds)
+        self.muted = False
+        try:
+            self.game: Game[Any] = Game(engine.rules, store.events(game_id))
+        except (LogError, RuleViolation) as exc:
+            raise RefereeError(f"game {game_id} cannot be replayed: {exc}") from None
+
+    # -- construction ---------------------------------------------------------------------------
+    @classmethod
+    def start(
+        cls,
+        store: Store,
+        session_id: int,
+        game: str,
+        options: dict[str, Any] | None = None,
+        *,
+        engine: Engine | None = None,
+        device: Device | None = None,
+        **kwargs: Any,
+    ) -> Referee:
+        players = list(store.session(session_id).players)
+        adapter = adapter_for(game, players, options)
+        engine = engine or engine_for(game)
+        setup = adapter.setup()
+        try:
+            engine.rules.initial(setup)  # refuse a bad setup before anything is stored
+        except (RuleViolation, NotationError, ValueError) as exc:
+            raise RefereeError(f"cannot start {game}: {exc}") from None
+        game_id = store.create_game(session_id, setup, source="start")
+        referee = cls(store, game_id, engine, adapter, device, **kwargs)
+        referee._after_change("start")
+        return referee
+
+    @classmethod
+    def resume(
+        cls,
+        store: Store,
+        game_id: int,
+        *,
+        engine: Engine | None = None,
+        device: Device | None = None,
+        **kwargs: Any,
+    ) -> Referee:
+        row = store.game(game_id)
+        setup = store.events(game_id)[0]
+        players = [str(p) for p in setup.get("players") or store.session(row.session_id).players]
+        options = {k: v for k, v in setup.data.items() if k not in ("game", "players")}
+        adapter = adapter_for(row.game, players, options)
+        return cls(store, game_id, engine or engine_for(row.game), adapter, device, **kwargs)
+
+    # -- listeners ------------------------------------------------------------------------------
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def _notify(self, kind: str) -> None:
+        snapshot = self.snapshot()
+        for listener in list(self._listeners):
+            listener(kind, snapshot)
+
+    # -- reading the state -------------------------------------------------------------------
+    @property
+    def players(self) -> list[str]:
+        return self.adapter.players
+
+    @property
+    def state(self) -> Any:
+        return self.game.state
+
+    def summary(self) -> Summary:
+        return self.engine.summary(self.game.state)
+
+    @property
+    def running(self) -> bool:
+        return self.row.status == "running"
+
+    def snapshot(self) -> dict[str, Any]:
+        with self._lock:
+            now = self.clock()
+            summary = self.summary()
+            objects = []
+            for obj in self.view.objects:
+                item = obj.to_json()
+                item["flag"] = self.flags.get(obj.id)
+                objects.append(item)
+            return {
+                "game_id": self.game_id,
+                "session_id": self.row.session_id,
+                "game": self.row.game,
+                "status": self.row.status,
+                "players": list(self.players),
+                "turn": self.adapter.turn(self.game.state),
+                "summary": summary,
+                "events": len(self.game) - 1,
+                "last_event": self.game.events[-1].to_json() if len(self.game) > 1 else None,
+                "message": self.message,
+                "timer": self.timer.to_json(now),
+                "muted": self.muted,
+                "frame": self.frame_id,
+                "table": {
+                    "width": self.view.width,
+                    "height": self.view.height,
+                    "stable": self.view.stable,
+                    "objects": objects,
+                    "facts": self.facts,
+                },
+            }
+
+    def history(self) -> list[dict[str, Any]]:
+        """Every journal row with the event's players, for the per-player history."""
+        out = []
+        for entry in self.store.journal(self.game_id):
+            item = entry.to_json()
+            event = entry.event
+            names = []
+            if event is not None:
+                for value in event.data.values():
+                    if isinstance(value, str) and value in self.players:
+                        names.append(value)
+            item["players"] = names
+            out.append(item)
+        return out
+
+    # -- changing the game -----------------------------------------------------------------------
+    def _check_running(self) -> None:
+        if not self.running:
+            raise RefereeError(f"game {self.game_id} is {self.row.status}: no more changes")
+
+    def apply(self, event: Event, source: str = "dashboard") -> Any:
+        """Check, commit, fold, then show and send one engine event."""
+        with self._lock:
+            self._check_running()
+            if event.type == "setup":
+                raise RefereeError("a game has one setup event, at its start")
+            try:
+                self.game.verify(event)
+            except (NotationError, ValueError) as exc:
+                raise RefereeError(f"{event.type}: {exc}") from None
+            self.store.append(self.game_id, event, source=source)  # committed before shown
+            self.game.apply(event)
+            self.message = ""
+            self._after_change("event")
+            return self.game.state
+
+    def apply_all(self, events: Sequence[Event], source: str) -> None:
+        with self._lock:
+            for event in events:
+                self.apply(event, source)
+
+    def undo(self, source: str = "dashboard") -> Event:
+        """Withdraw the last event (an undo marker is committed; nothing is erased)."""
+        with self._lock:
+            self._check_running()
+            if len(self.game) == 1:
+                raise RefereeError("nothing to undo: only the setup is recorded")
+            self.store.append_undo(self.game_id, source=source)
+            event = self.game.undo()
+            self._accepted_facts = None
+            self.message = f"undone: {event.type}"
+            self._after_change("undo")
+            return event
+
+    def _after_change(self, kind: str) -> None:
+        summary = self.summary()
+        self.store.set_summary(self.game_id, summary)
+        if summary.get("finished"):
+            self.store.end_game(self.game_id, "finished")
+            self.row = self.store.game(self.game_id)
+            self.timer.deadline = None
+            winner = summary.get("winner")
+            self.message = f"winner: {winner}" if winner else "game over"
+        self._send_device()
+        self._notify(kind)
+
+    def abandon(self) -> None:
+        with self._lock:
+            self._check_running()
+            self.store.end_game(self.game_id, "abandoned")
+            self.row = self.store.game(self.game_id)
+            self.message = "abandoned"
+            self._send_device()
+            self._notify("status")
+
+    # -- the table -------------------------------------------------------------------------------
+    def feed(self, read: FrameRead, image: Any = None) -> TableView | None:
+        """One frame from vision; may produce events once the table is stable."""
+        with self._lock:
+            self.frame_id = read.frame
+            self.frame_at = self.clock()
+            if image is not None:
+                self.frame = image
+            view = self.stabiliser.feed(read)
+            if view is None:  # a hand over the table: nothing to learn from this frame
+                self._notify("frame")
+                return None
+            self._set_view(view)
+            if self.running and view.stable and not self.flags:
+                events = self.adapter.watch(self.game.state, self.facts, self._accepted_facts)
+                self._accepted_facts = self.facts
+                for event in events:
+                    try:
+                        self.apply(event, source="camera")
+                    except RefereeError as exc:
+                        self.message = str(exc)
+                        break
+            self._notify("frame")
+            return view
+
+    def _set_view(self, view: TableView) -> None:
+        self.view = view
+        self.facts = self.adapter.facts(view)
+        flags = flag_reads(view.objects, self.adapter.deck, self.min_confidence)
+        for oid, reason in self.adapter.impossible(self.game.state, view).items():
+            flags.setdefault(oid, reason)
+        self.flags = flags
+
+    def correct(self, object_id: int, label: str, source: str = "dashboard") -> None:
+        """A person's word for one object's read; it holds while the object stays put."""
+        with self._lock:
+            obj = next((o for o in self.view.objects if o.id == object_id), None)
+            if obj is None:
+                raise RefereeError(f"no object {object_id} on the table now")
+            try:
+                token = parse_token(self.adapter.deck, label)
+            except NotationError as exc:
+                raise RefereeError(str(exc)) from None
+            others = sum(1 for o in self.view.objects if o.id != object_id and o.label == token)
+            held = BOX[self.adapter.deck][token]
+            if others >= held:
+                raise RefereeError(
+                    f"cannot correct to {token}: the box holds {held} × {token} "
+                    f"and {others} already lie on the table"
+                )
+            self.stabiliser.correct(object_id, token)
+            self._set_view(self.stabiliser.view())
+            self.message = f"corrected: {obj.read.label} → {token}"
+            self._notify("correction")
+
+    def suggestions(self, object_id: int) -> list[str]:
+        obj = next((o for o in self.view.objects if o.id == object_id), None)
+        if obj is None:
+            raise RefereeError(f"no object {object_id} on the table now")
+        return suggestions(obj, self.adapter.deck)
+
+    def trigger(
+        self, name: str, data: dict[str, Any] | None = None, source: str = "dashboard"
+    ) -> None:
+        """A moment the game's rules look at the table: done, time up, showdown, hu..."""
+        with self._lock:
+            self._check_running()
+            if self.flags and name != "time_up":
+                ids = ", ".join(str(i) for i in sorted(self.flags))
+                raise RefereeError(f"correct the flagged reads first (objects {ids})")
+            try:
+                events = self.adapter.trigger(self.game.state, name, self.facts, dict(data or {}))
+            except (NeedsInput, NotationError) as exc:
+                raise RefereeError(str(exc)) from None
+            self.apply_all(events, source)
+            self._accepted_facts = self.facts
+            if name in ("done", "time_up") and self.adapter.timer_seconds and self.running:
+                self.timer_control("start")  # the next player's clock starts at once
+
+    def device_event(self, event: DeviceEvent) -> None:
+        try:
+            if event.kind == "done":
+                self.trigger("done", event.data, source="device")
+            elif event.kind == "timer_expired":
+                with self._lock:
+                    self.timer.expired = True
+                    self.timer.deadline = None
+                    self.timer.remaining = 0.0
+                self.trigger("time_up", event.data, source="device")
+            elif event.kind == "pause":
+                self.timer_control("pause")
+            elif event.kind == "resume":
+                self.timer_control("resume")
+            elif event.kind == "mute":
+                self.muted = not self.muted
+                self._send_device()
+                self._notify("timer")
+            elif event.kind == "predict":
+                self.trigger("predict", event.data, source="device")
+        except RefereeError as exc:
+            # A button cannot answer with an error page: show why on the device and dashboard.
+            self.message = str(exc)
+            self._send_device()
+            self._notify("message")
+
+    # -- the timer ---------------------------------------------------------------------------
+    def timer_control(self, action: str, seconds: int | None = None) -> dict[str, Any]:
+        with self._lock:
+            now = self.clock()
+            t = self.timer
+            if seconds is not None:
+                if not 1 <= seconds <= 3600:
+                    raise RefereeError(f"timer seconds must be 1..3600, not {seconds}")
+                t.seconds = seconds
+            if action == "start":
+                if t.seconds <= 0:
+                    raise RefereeError("this game has no turn timer; give seconds to set one")
+                t.deadline, t.remaining, t.expired = now + t.seconds, None, False
+            elif action == "pause":
+                if t.deadline is None:
+                    raise RefereeError("the timer is not running")
+                t.remaining, t.deadline = t.left(now), None
+            elif action == "resume":
+                if t.deadline is not None or t.remaining is None:
+                    raise RefereeError("the timer is not paused")
+                t.deadline, t.remaining = now + t.remaining, None
+            elif action == "reset":
+                t.deadline, t.remaining, t.expired = None, None, False
+            elif action != "set":
+                raise RefereeError(f"unknown timer action {action!r}")
+            self._send_device()
+            self._notify("timer")
+            return t.to_json(now)
+
+    def _send_device(self) -> None:
+        if self.device is None:
+            return
+        summary = self.summary()
+        scores = {p: int(v) for p, v in (summary.get("scores") or {}).items()}
+        t = self.timer
+        remaining = None
+        if t.deadline is not None or t.remaining is not None:
+            remaining = int(t.left(self.clock()) * 1000)
+        self.device.set_state(
+            DeviceState(
+                game=self.row.game,
+                turn=self.adapter.turn(self.game.state),
+                scores=scores,
+                message=self.message[:64],
+                timer_seconds=t.seconds,
+                timer_running=t.deadline is not None,
+                timer_remaining_ms=remaining,
+                muted=self.muted,
+            )
+        )
+
+
+class Table:
+    """One physical table: the store, the device, and the referees of its running games."""
+
+    def __init__(
+        self,
+        store: Store,
+        device: Device | None = None,
+        *,
+        engines: Callable[[str], Engine] = engine_for,
+        stable_frames: int = 3,
+        min_confidence: float = 0.6,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.store = store
+        self.device: Device = device or FakeDevice()
+        self.engines = engines
+        self.options = {
+            "stable_frames": stable_frames,
+            "min_confidence": min_confidence,
+            "clock": clock,
+        }
+        self.referees: dict[int, Referee] = {}
+        self.active: int | None = None
+        self._listeners: list[Listener] = []
+        self._lock = threading.RLock()
+        self.device.on_event(self._device_event)
+
+    def resume(self) -> list[int]:
+        """Rebuild every game the store says is running (after a restart or a crash)."""
+        resumed = []
+        for row in self.store.running_games():
+            if row.id in self.referees:
+                continue
+            referee = Referee.resume(
+                self.store,
+                row.id,
+                engine=self.engines(row.game),
+                device=self.device,
+                **self.options,
+            )
+            self._adopt(referee)
+            resumed.append(row.id)
+        return resumed
+
+    def start_game(
+        self, session_id: int, game: str, options: dict[str, Any] | None = None
+    ) -> Referee:
+        try:
+            engine = self.engines(game)
+        except LogError as exc:
+            raise RefereeError(str(exc)) from None
+        try:
+            referee = Referee.start(
+                self.store,
+                session_id,
+                game,
+                options,
+                engine=engine,
+                device=self.device,
+                **self.options,
+            )
+        except StoreError as exc:
+            raise RefereeError(str(exc)) from None
+        self._adopt(referee)
+        referee._notify("start")
+        return referee
+
+    def _adopt(self, referee: Referee) -> None:
+        with self._lock:
+            self.referees[referee.game_id] = referee
+            self.active = referee.game_id
+            referee.subscribe(self._forward)
+
+    def _forward(self, kind: str, snapshot: dict[str, Any]) -> None:
+        for listener in list(self._listeners):
+            listener(kind, snapshot)
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def referee(self, game_id: int | None = None) -> Referee:
+        gid = self.active if game_id is None else game_id
+        if gid is None:
+            raise RefereeError("no game is running at this table")
+        referee = self.referees.get(gid)
+        if referee is None:
+            row = self.store.game(gid)  # raises "no game N"
+            raise RefereeError(f"game {gid} is {row.status}: it is not being refereed")
+        return referee
+
+    def feed(self, read: FrameRead, image: Any = None) -> None:
+        if self.active is not None:
+            self.referees[self.active].feed(read, image)
+
+    def _device_event(self, event: DeviceEvent) -> None:
+        if self.active is not None:
+            self.referees[self.active].device_event(event)

@@ -1,0 +1,95 @@
+"""Per-game adapters: from what lies on the table to the game's facts and engine events.
+
+The referee core is the same for every game; an adapter knows one game's table: which deck the
+labels come from, how objects form the game's facts (sets in rows, hands by seat zone, the
+display, the discard pile), which reads the previous state makes impossible, and which
+engine events a trigger (the done button, a showdown, a hu) or a change on the table means.
+Adapters are pure: they read a state and a view and return facts, flags and events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib import import_module
+from typing import Any
+
+from host.rules.base import Event
+from host.table.stable import TableObject, TableView
+from host.table.zones import by_zone
+
+Facts = dict[str, Any]
+
+
+class NeedsInput(ValueError):
+    """A trigger that cannot be turned into events yet: the message says what is missing."""
+
+
+class TableAdapter:
+    """The default: facts by zone, no events from the camera (everything entered by hand)."""
+
+    game = "generic"
+    deck = "standard"
+    timer_seconds = 0  # seconds of a turn timer, 0 for none
+
+    def __init__(self, players: Sequence[str], options: dict[str, Any] | None = None) -> None:
+        self.players = list(players)
+        self.options = dict(options or {})
+
+    def setup(self) -> Event:
+        """The ``setup`` event that starts this game for these players."""
+        return Event.of("setup", game=self.game, players=self.players, **self.options)
+
+    def facts(self, view: TableView) -> Facts:
+        zones = by_zone(view.objects, self.players, view.width, view.height)
+        return {zone: [o.label for o in objs] for zone, objs in zones.items()}
+
+    def impossible(self, state: Any, view: TableView) -> dict[int, str]:
+        """Object id → why the previous state rules this read out."""
+        return {}
+
+    def watch(self, state: Any, facts: Facts, previous: Facts | None) -> list[Event]:
+        """Events a change of the stable table means by itself (no button pressed)."""
+        return []
+
+    def trigger(self, state: Any, name: str, facts: Facts, data: dict[str, Any]) -> list[Event]:
+        """Events for a named trigger (``done``, ``time_up``, ``showdown``, ``hu``...)."""
+        raise NeedsInput(f"{self.game}: '{name}' is not something the table can tell")
+
+    def turn(self, state: Any) -> str | None:
+        """Whose turn it is, for the device and the dashboard."""
+        for name in ("turn", "current", "player", "to_play"):
+            value = getattr(state, name, None)
+            if isinstance(value, str):
+                return value
+            if isinstance(value, int) and 0 <= value < len(self.players):
+                return self.players[value]
+        return None
+
+    def trigger_objects(self, facts: Facts, name: str) -> list[int]:
+        """Object ids a trigger's events were read from (a correction of one re-runs it)."""
+        return []
+
+
+def objects_labels(objects: Sequence[TableObject]) -> list[str]:
+    return [o.label for o in objects]
+
+
+ADAPTERS = {
+    "allin": "host.table.allin",
+    "rummikub": "host.table.rummikub",
+    "fourcolor": "host.table.fourcolor",
+    "cactus": "host.table.cactus",
+}
+
+
+def adapter_for(
+    game: str, players: Sequence[str], options: dict[str, Any] | None = None
+) -> TableAdapter:
+    """The game's adapter; games without one get the manual-entry default."""
+    module_name = ADAPTERS.get(game)
+    if module_name is None:
+        adapter = TableAdapter(players, options)
+        adapter.game = game
+        return adapter
+    cls: type[TableAdapter] = import_module(module_name).ADAPTER
+    return cls(players, options)
