@@ -89,3 +89,19 @@ class FakeDevice:
 
     def close(self) -> None:
         self.closed = True
+
+
+def open_device(spec: str) -> Device:
+    """The device a setting names: ``none``, ``simulator``, ``auto`` or a serial port.
+
+    Until the serial link (host/link) is part of the install, every choice falls back to the
+    in-memory device so the table still runs (timers then live on the dashboard only).
+    """
+    if spec in ("none", "fake"):
+        return FakeDevice()
+    try:
+        from host.link import open_link  # type: ignore[attr-defined]
+    except ImportError:
+        return FakeDevice()
+    device: Device = open_link(spec)
+    return device

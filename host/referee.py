@@ -39,6 +39,10 @@ class RefereeError(ValueError):
     """A request the referee refuses; the message says why (shown to people as is)."""
 
 
+class NothingThere(RefereeError):
+    """The request names an object or game the table does not have now."""
+
+
 @dataclass(frozen=True, slots=True)
 class Engine:
     """A rules engine as the referee uses it: its Rules and its summary of a state."""
@@ -137,12 +141,15 @@ class Referee:
         **kwargs: Any,
     ) -> Referee:
         players = list(store.session(session_id).players)
+        reserved = sorted(set(options or {}) & {"type", "game", "players"})
+        if reserved:
+            raise RefereeError(f"option {reserved[0]!r} is set by the table, not an option")
         adapter = adapter_for(game, players, options)
         engine = engine or engine_for(game)
         setup = adapter.setup()
         try:
             engine.rules.initial(setup)  # refuse a bad setup before anything is stored
-        except (RuleViolation, NotationError, ValueError) as exc:
+        except Exception as exc:  # the engine is pure: any failure means a bad setup
             raise RefereeError(f"cannot start {game}: {exc}") from None
         game_id = store.create_game(session_id, setup, source="start")
         referee = cls(store, game_id, engine, adapter, device, **kwargs)
@@ -252,8 +259,10 @@ class Referee:
                 raise RefereeError("a game has one setup event, at its start")
             try:
                 self.game.verify(event)
-            except (NotationError, ValueError) as exc:
+            except (RuleViolation, NotationError) as exc:
                 raise RefereeError(f"{event.type}: {exc}") from None
+            except Exception as exc:  # a pure check that crashes means malformed event data
+                raise RefereeError(f"{event.type}: malformed event ({exc!r})") from None
             self.store.append(self.game_id, event, source=source)  # committed before shown
             self.game.apply(event)
             self.message = ""
@@ -337,7 +346,7 @@ class Referee:
         with self._lock:
             obj = next((o for o in self.view.objects if o.id == object_id), None)
             if obj is None:
-                raise RefereeError(f"no object {object_id} on the table now")
+                raise NothingThere(f"no object {object_id} on the table now")
             try:
                 token = parse_token(self.adapter.deck, label)
             except NotationError as exc:
@@ -357,7 +366,7 @@ class Referee:
     def suggestions(self, object_id: int) -> list[str]:
         obj = next((o for o in self.view.objects if o.id == object_id), None)
         if obj is None:
-            raise RefereeError(f"no object {object_id} on the table now")
+            raise NothingThere(f"no object {object_id} on the table now")
         return suggestions(obj, self.adapter.deck)
 
     def trigger(
@@ -540,11 +549,11 @@ class Table:
     def referee(self, game_id: int | None = None) -> Referee:
         gid = self.active if game_id is None else game_id
         if gid is None:
-            raise RefereeError("no game is running at this table")
+            raise NothingThere("no game is running at this table")
         referee = self.referees.get(gid)
         if referee is None:
             row = self.store.game(gid)  # raises "no game N"
-            raise RefereeError(f"game {gid} is {row.status}: it is not being refereed")
+            raise NothingThere(f"game {gid} is {row.status}: it is not being refereed")
         return referee
 
     def feed(self, read: FrameRead, image: Any = None) -> None:
@@ -554,3 +563,12 @@ class Table:
     def _device_event(self, event: DeviceEvent) -> None:
         if self.active is not None:
             self.referees[self.active].device_event(event)
+
+
+def replay_summary(events: list[Event]) -> Summary:
+    """Replay a stored log with its engine (raising LogError if illegal); its summary."""
+    game = events[0].get("game") if events else None
+    if not isinstance(game, str):
+        raise LogError("the setup event has no 'game' name")
+    engine = engine_for(game)
+    return engine.summary(Game(engine.rules, events).state)

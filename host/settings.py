@@ -40,21 +40,25 @@ class Settings(BaseSettings):
         default_factory=lambda: platformdirs.user_data_path(APP_NAME),
         description="Where the SQLite store and the table's token live.",
     )
-    host: str = Field("127.0.0.1", description="Address the web app listens on.")
-    port: int = Field(8000, ge=0, le=65535, description="Port the web app listens on.")
+    host: str = Field(default="127.0.0.1", description="Address the web app listens on.")
+    port: int = Field(default=8000, ge=0, le=65535, description="Port the web app listens on.")
     stable_frames: int = Field(
-        3, ge=1, le=100, description="Agreeing frames before a read of the table counts."
+        default=3, ge=1, le=100, description="Agreeing frames before a read of the table counts."
     )
     min_confidence: float = Field(
-        0.6, ge=0.0, le=1.0, description="Reads below this confidence are flagged for correction."
+        default=0.6,
+        ge=0.0,
+        le=1.0,
+        description="Reads below this confidence are flagged for correction.",
     )
-    turn_seconds: int = Field(60, ge=5, le=3600, description="Rummikub turn timer length.")
+    turn_seconds: int = Field(default=60, ge=5, le=3600, description="Rummikub turn timer length.")
     device: str = Field(
-        "simulator",
+        default="simulator",
         description="'simulator', 'none', or a serial port path ('auto' finds a Pico by USB id).",
     )
     camera: str | None = Field(
-        None, description="Camera index, video file or image folder; none means replay/manual."
+        default=None,
+        description="Camera index, video file or image folder; none means replay/manual.",
     )
 
     @property

@@ -82,6 +82,10 @@ class StoreError(ValueError):
     """A request the store cannot satisfy (unknown id, duplicate seat...); the message says why."""
 
 
+class NotFound(StoreError):
+    """An id that names nothing stored."""
+
+
 class ImportFormatError(StoreError):
     """An import file that is not a tableref session export; the message names the problem."""
 
@@ -290,7 +294,7 @@ class Store:
     def session(self, session_id: int) -> SessionRow:
         row = self._one("SELECT * FROM sessions WHERE id = ?", session_id)
         if row is None:
-            raise StoreError(f"no session {session_id}")
+            raise NotFound(f"no session {session_id}")
         seated = self._all(
             "SELECT p.name FROM seats s JOIN players p ON p.id = s.player_id "
             "WHERE s.session_id = ? ORDER BY s.seat",
@@ -333,7 +337,7 @@ class Store:
             (game_id,),
         ).fetchone()
         if row is None or row["status"] is None:
-            raise StoreError(f"no game {game_id}")
+            raise NotFound(f"no game {game_id}")
         if row["status"] != "running":
             raise StoreError(f"game {game_id} is {row['status']}: its log is closed")
         return int(row["last"]) + 1
@@ -380,7 +384,7 @@ class Store:
     def game(self, game_id: int) -> GameRow:
         row = self._one("SELECT * FROM games WHERE id = ?", game_id)
         if row is None:
-            raise StoreError(f"no game {game_id}")
+            raise NotFound(f"no game {game_id}")
         return self._game_row(row)
 
     def games(self, session_id: int | None = None, status: str | None = None) -> list[GameRow]:

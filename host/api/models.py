@@ -1,0 +1,50 @@
+"""Request bodies. Unknown fields are refused so a typo is an error, not a silent no-op."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PlayerIn(_Body):
+    name: str = Field(min_length=1, max_length=40, examples=["Ann"])
+
+
+class SessionIn(_Body):
+    name: str = Field(default="game night", max_length=80)
+    players: list[str] = Field(min_length=1, max_length=8, examples=[["Ann", "Bob", "Cleo"]])
+
+
+class GameIn(_Body):
+    game: str = Field(examples=["rummikub"])
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class EventIn(_Body):
+    """An engine event typed by hand: a flat object with its ``type``."""
+
+    event: dict[str, Any] = Field(examples=[{"type": "draw", "player": "Ann"}])
+
+
+class CorrectionIn(_Body):
+    object_id: int = Field(ge=0)
+    label: str = Field(min_length=1, max_length=20, examples=["r7"])
+
+
+class TriggerIn(_Body):
+    name: str = Field(min_length=1, max_length=40, examples=["done"])
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class TimerIn(_Body):
+    action: Literal["start", "pause", "resume", "reset", "set"]
+    seconds: int | None = Field(default=None, ge=1, le=3600)
+
+
+class EndIn(_Body):
+    status: Literal["abandoned"] = "abandoned"
