@@ -122,6 +122,7 @@ class Referee:
         self.message = ""
         self.timer = Timer(seconds=adapter.timer_seconds)
         self.muted = False
+        self.context = ""  # added to every journal row's source (e.g. a replay's step)
         try:
             self.game: Game[Any] = Game(engine.rules, store.events(game_id))
         except (LogError, RuleViolation) as exc:
@@ -253,26 +254,38 @@ class Referee:
 
     def apply(self, event: Event, source: str = "dashboard") -> Any:
         """Check, commit, fold, then show and send one engine event."""
-        with self._lock:
-            self._check_running()
-            if event.type == "setup":
-                raise RefereeError("a game has one setup event, at its start")
-            try:
-                self.game.verify(event)
-            except (RuleViolation, NotationError) as exc:
-                raise RefereeError(f"{event.type}: {exc}") from None
-            except Exception as exc:  # a pure check that crashes means malformed event data
-                raise RefereeError(f"{event.type}: malformed event ({exc!r})") from None
-            self.store.append(self.game_id, event, source=source)  # committed before shown
-            self.game.apply(event)
-            self.message = ""
-            self._after_change("event")
-            return self.game.state
+        self.apply_all([event], source)
+        return self.game.state
 
     def apply_all(self, events: Sequence[Event], source: str) -> None:
+        """Several events as one step: all are legal and committed together, or none is."""
+        if not events:
+            return
         with self._lock:
-            for event in events:
-                self.apply(event, source)
+            self._check_running()
+            applied = 0
+            try:
+                for event in events:
+                    if event.type == "setup":
+                        raise RefereeError("a game has one setup event, at its start")
+                    try:
+                        self.game.apply(event)  # in memory only: shown to no one yet
+                    except (RuleViolation, NotationError) as exc:
+                        raise RefereeError(f"{event.type}: {exc}") from None
+                    except Exception as exc:  # a pure check that crashes: malformed data
+                        raise RefereeError(f"{event.type}: malformed event ({exc!r})") from None
+                    applied += 1
+                # Committed (in one transaction) before anything is shown or sent.
+                self.store.append_many(self.game_id, events, source=self._source(source))
+            except BaseException:
+                for _ in range(applied):
+                    self.game.undo()
+                raise
+            self.message = ""
+            self._after_change("event")
+
+    def _source(self, source: str) -> str:
+        return f"{source} {self.context}".strip()
 
     def undo(self, source: str = "dashboard") -> Event:
         """Withdraw the last event (an undo marker is committed; nothing is erased)."""
@@ -280,7 +293,7 @@ class Referee:
             self._check_running()
             if len(self.game) == 1:
                 raise RefereeError("nothing to undo: only the setup is recorded")
-            self.store.append_undo(self.game_id, source=source)
+            self.store.append_undo(self.game_id, source=self._source(source))
             event = self.game.undo()
             self._accepted_facts = None
             self.message = f"undone: {event.type}"
@@ -324,12 +337,11 @@ class Referee:
             if self.running and view.stable and not self.flags:
                 events = self.adapter.watch(self.game.state, self.facts, self._accepted_facts)
                 self._accepted_facts = self.facts
-                for event in events:
-                    try:
-                        self.apply(event, source="camera")
-                    except RefereeError as exc:
-                        self.message = str(exc)
-                        break
+                try:
+                    self.apply_all(events, source="camera")
+                except RefereeError as exc:
+                    # What the table shows is not legal: say so, keep the game as it was.
+                    self.message = str(exc)
             self._notify("frame")
             return view
 

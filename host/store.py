@@ -18,7 +18,7 @@ import io
 import json
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -348,6 +348,14 @@ class Store:
             seq = self._next_seq(db, game_id)
             self._insert(db, game_id, seq, "event", event, source)
         return seq
+
+    def append_many(self, game_id: int, events: Sequence[Event], source: str = "") -> int:
+        """Commit several events in one transaction (all or none); the last seq."""
+        with self._tx() as db:
+            seq = self._next_seq(db, game_id)
+            for offset, event in enumerate(events):
+                self._insert(db, game_id, seq + offset, "event", event, source)
+        return seq + len(events) - 1
 
     def append_undo(self, game_id: int, source: str = "") -> int:
         """Commit an undo marker (withdraws the latest standing event)."""

@@ -215,3 +215,15 @@ def test_zones_and_rows() -> None:
     assert row is not None
     sets = [[o.label for o in s] for s in rows_of_sets(row.objects)]
     assert sets == [["r1", "r2", "r3"], ["k9", "o9", "b9"], ["J"]]
+
+
+def test_correction_holds_through_flicker_but_not_for_another_tile(table: Table) -> None:
+    ref = _start(table)
+    _settle(ref, obj("k5", 500, 375, conf=0.3))
+    (tile,) = ref.view.objects
+    ref.correct(tile.id, "k6")
+    ref.feed(frame(obj("k8", 500, 375, conf=0.3)))  # one flickering misread
+    _settle(ref, obj("k5", 500, 375, conf=0.3))
+    assert ref.facts["centre"] == ["k6"]
+    _settle(ref, obj("r2", 500, 375))  # the tile was swapped for another one
+    assert ref.facts["centre"] == ["r2"]

@@ -22,7 +22,22 @@ class Track:
     read: ObjectRead
     labels: deque[str]
     corrected: str | None = None
+    corrected_from: str | None = None  # the raw read the correction answered
     missing: int = 0
+
+    def observe(self, read: ObjectRead, frames: int) -> None:
+        self.read = read
+        self.labels.append(read.label)
+        self.missing = 0
+        # A correction answers one misread. When the camera steadily reads something else
+        # here (neither the misread nor the correction), another object lies here now.
+        if (
+            self.corrected is not None
+            and len(self.labels) >= frames
+            and len(set(self.labels)) == 1
+            and read.label not in (self.corrected, self.corrected_from)
+        ):
+            self.corrected = self.corrected_from = None
 
     @property
     def label(self) -> str:
@@ -121,10 +136,7 @@ class Stabiliser:
             used_obj.add(i)
             used_track.add(tid)
             mapping[i] = tid
-            track = self._tracks[tid]
-            track.read = objects[i]
-            track.labels.append(objects[i].label)
-            track.missing = 0
+            self._tracks[tid].observe(objects[i], self.frames)
         for tid in list(self._tracks):
             if tid not in used_track:
                 self._tracks[tid].missing += 1
@@ -153,7 +165,9 @@ class Stabiliser:
         """Pin (or with ``None`` release) a person's label for one tracked object."""
         if object_id not in self._tracks:
             raise KeyError(object_id)
-        self._tracks[object_id].corrected = label
+        track = self._tracks[object_id]
+        track.corrected = label
+        track.corrected_from = None if label is None else track.read.label
 
     def correction(self, object_id: int) -> str | None:
         return self._tracks[object_id].corrected

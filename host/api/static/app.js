@@ -1,0 +1,317 @@
+// The dashboard: renders the active game's snapshot, pushed over the WebSocket; changes go
+// through the REST API with the table's token. No framework, no build step.
+"use strict";
+
+const $ = (sel) => document.querySelector(sel);
+const state = { snap: null, lang: "en", token: "", selected: null, clockBase: null };
+const SVG = "http://www.w3.org/2000/svg";
+
+function t(key) {
+  const table = window.I18N[state.lang] || window.I18N.en;
+  return table[key] ?? window.I18N.en[key] ?? key;
+}
+
+function applyLanguage(lang) {
+  state.lang = window.I18N[lang] ? lang : "en";
+  localStorage.setItem("tableref.lang", state.lang);
+  document.documentElement.lang = state.lang;
+  $("#lang").value = state.lang;
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of document.querySelectorAll("[data-i18n-placeholder]")) {
+    el.placeholder = t(el.dataset.i18nPlaceholder);
+  }
+  render();
+}
+
+function preferredLanguage() {
+  const saved = localStorage.getItem("tableref.lang");
+  if (saved) return saved;
+  const nav = (navigator.language || "en").toLowerCase();
+  if (nav.startsWith("zh")) return "zh-Hant";
+  if (nav.startsWith("pl")) return "pl";
+  return "en";
+}
+
+// -- talking to the API ----------------------------------------------------------------------
+async function api(method, path, body) {
+  const headers = { "Content-Type": "application/json" };
+  if (state.token) headers.Authorization = `Bearer ${state.token}`;
+  const res = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = null; }
+  if (!res.ok) {
+    let detail = data && data.detail;
+    if (Array.isArray(detail)) detail = detail.map((d) => `${d.loc.join(".")}: ${d.msg}`).join("; ");
+    if (res.status === 401) detail = t("needs_token");
+    throw new Error(detail || `${res.status}`);
+  }
+  return data;
+}
+
+async function act(method, path, body) {
+  try {
+    const data = await api(method, path, body);
+    showMessage("");
+    return data;
+  } catch (err) {
+    showMessage(err.message, true);
+    return null;
+  }
+}
+
+function showMessage(text, error = false) {
+  const el = $("#message");
+  el.textContent = text;
+  el.classList.toggle("error", error);
+}
+
+function gamePath(suffix) {
+  return `/api/games/${state.snap.game_id}${suffix}`;
+}
+
+// -- live updates ----------------------------------------------------------------------------
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/api/ws`);
+  ws.onopen = () => setConn(true);
+  ws.onclose = () => { setConn(false); setTimeout(connect, 1000); };
+  ws.onmessage = (msg) => {
+    const data = JSON.parse(msg.data);
+    if (data.snapshot) update(data.snapshot, data.kind);
+    window.__tablerefLast = { kind: data.kind, sent: data.sent, frame: data.snapshot && data.snapshot.frame, at: Date.now() / 1000 };
+  };
+}
+
+function setConn(on) {
+  const el = $("#conn");
+  el.classList.toggle("off", !on);
+  el.dataset.i18n = on ? "online" : "offline";
+  el.textContent = t(el.dataset.i18n);
+}
+
+function update(snap, kind) {
+  const eventsChanged = !state.snap || state.snap.events !== snap.events || state.snap.game_id !== snap.game_id;
+  state.snap = snap;
+  state.clockBase = { at: performance.now(), timer: snap.timer };
+  if (snap.message) showMessage(snap.message, false);
+  render();
+  if (eventsChanged || kind === "start") loadHistory();
+}
+
+// -- rendering -------------------------------------------------------------------------------
+function render() {
+  const snap = state.snap;
+  $("#nogame").hidden = !!snap;
+  if (!snap) return;
+  $("#gamename").textContent = `${snap.game} #${snap.game_id} · ${t(snap.status)}`;
+  renderScores(snap);
+  renderTable(snap);
+  renderClock();
+  renderPlayers(snap);
+}
+
+function renderScores(snap) {
+  const list = $("#scores");
+  list.replaceChildren();
+  const summary = snap.summary || {};
+  const scores = summary.scores || {};
+  const winners = [].concat(summary.winner || []);
+  for (const name of snap.players) {
+    const li = document.createElement("li");
+    li.dataset.player = name;
+    const who = document.createElement("span");
+    who.className = "name";
+    who.textContent = name;
+    const score = document.createElement("span");
+    score.className = "score";
+    score.textContent = scores[name] ?? 0;
+    li.append(who, score);
+    if (snap.turn === name && snap.status === "running") {
+      li.classList.add("turn");
+      const tag = document.createElement("em");
+      tag.textContent = t("turn");
+      li.append(tag);
+    }
+    if (winners.includes(name)) {
+      li.classList.add("winner");
+      const tag = document.createElement("strong");
+      tag.textContent = `★ ${t("winner")}`;
+      li.append(tag);
+    }
+    list.append(li);
+  }
+}
+
+function renderTable(snap) {
+  const table = snap.table;
+  const svg = $("#overlay");
+  svg.setAttribute("viewBox", `0 0 ${table.width} ${table.height}`);
+  svg.replaceChildren();
+  $("#stable").textContent = table.stable ? t("stable") : t("changing");
+  const img = $("#frame");
+  if (snap.frame !== null && snap.frame !== undefined) {
+    img.hidden = false;
+    img.src = `/api/frame.jpg?overlay=false&game_id=${snap.game_id}&f=${snap.frame}`;
+  }
+  for (const obj of table.objects) {
+    const g = document.createElementNS(SVG, "g");
+    g.classList.add("obj");
+    if (obj.flag) g.classList.add("flag");
+    if (obj.corrected) g.classList.add("corrected");
+    if (state.selected === obj.id) g.classList.add("selected");
+    g.dataset.id = obj.id;
+    g.dataset.label = obj.label;
+    const poly = document.createElementNS(SVG, "polygon");
+    poly.setAttribute("points", obj.quad.map((p) => p.join(",")).join(" "));
+    const xs = obj.quad.map((p) => p[0]);
+    const ys = obj.quad.map((p) => p[1]);
+    const text = document.createElementNS(SVG, "text");
+    text.setAttribute("x", Math.min(...xs));
+    text.setAttribute("y", Math.min(...ys) - 4);
+    text.textContent = obj.label + (obj.flag ? " ?" : "");
+    const title = document.createElementNS(SVG, "title");
+    title.textContent = obj.flag ? `${obj.label}: ${obj.flag}` : `${obj.label} (${obj.confidence})`;
+    g.append(poly, text, title);
+    g.addEventListener("click", () => openCorrection(obj));
+    svg.append(g);
+  }
+}
+
+async function openCorrection(obj) {
+  state.selected = obj.id;
+  $("#correct").hidden = false;
+  $("#corr-label").textContent = obj.label;
+  $("#corr-flag").textContent = obj.flag || "";
+  const options = await act("GET", gamePath(`/objects/${obj.id}/suggestions`));
+  if (!options) return;
+  const top = $("#corr-top");
+  top.replaceChildren();
+  for (const label of options.slice(0, 3)) {
+    const b = document.createElement("button");
+    b.textContent = label;
+    b.className = "suggestion";
+    b.addEventListener("click", () => applyCorrection(label));
+    top.append(b);
+  }
+  const all = $("#corr-all");
+  all.replaceChildren();
+  for (const label of options) {
+    const o = document.createElement("option");
+    o.value = o.textContent = label;
+    all.append(o);
+  }
+  renderTable(state.snap);
+}
+
+async function applyCorrection(label) {
+  const id = state.selected;
+  if (id === null) return;
+  const snap = await act("POST", gamePath("/corrections"), { object_id: id, label });
+  if (snap) {
+    closeCorrection();
+    update(snap, "correction");
+  }
+}
+
+function closeCorrection() {
+  state.selected = null;
+  $("#correct").hidden = true;
+  if (state.snap) renderTable(state.snap);
+}
+
+function renderClock() {
+  const base = state.clockBase;
+  if (!base) return;
+  const timer = base.timer;
+  let ms = timer.remaining_ms;
+  if (timer.running) ms = Math.max(0, ms - (performance.now() - base.at));
+  const s = Math.ceil(ms / 1000);
+  const el = $("#clock");
+  el.textContent = timer.seconds ? `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}` : "--:--";
+  el.classList.toggle("low", timer.running && s <= 10);
+  el.classList.toggle("running", timer.running);
+}
+
+function renderPlayers(snap) {
+  const sel = $("#hist-player");
+  const current = sel.value;
+  if ([...sel.options].map((o) => o.value).join() !== snap.players.join()) {
+    sel.replaceChildren(...snap.players.map((p) => new Option(p, p)));
+    if (snap.players.includes(current)) sel.value = current;
+  }
+}
+
+async function loadHistory() {
+  if (!state.snap) return;
+  const player = $("#hist-player").value || state.snap.players[0];
+  if (!player) return;
+  const [games, events] = await Promise.all([
+    api("GET", `/api/players/${encodeURIComponent(player)}/history`).catch(() => null),
+    api("GET", gamePath("/history")).catch(() => null),
+  ]);
+  const gl = $("#hist-games");
+  gl.replaceChildren();
+  for (const g of (games && games.games) || []) {
+    const li = document.createElement("li");
+    li.textContent = `${g.game} #${g.game_id} · ${t(g.status)} · ${g.score ?? "–"} ${t("points")}${g.won ? " ★ " + t("won") : ""}`;
+    gl.append(li);
+  }
+  const el = $("#hist-events");
+  el.replaceChildren();
+  for (const row of ((events || []).filter((r) => r.op === "undo" || r.players.includes(player))).reverse()) {
+    const li = document.createElement("li");
+    const ev = row.event ? Object.entries(row.event).filter(([k]) => k !== "type").map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" ") : "";
+    li.textContent = row.op === "undo" ? `↶ ${t("undone")}` : `${row.event.type} ${ev}`;
+    if (row.op === "undo") li.className = "undo";
+    el.append(li);
+  }
+}
+
+// -- wiring ----------------------------------------------------------------------------------
+function wire() {
+  $("#lang").addEventListener("change", (e) => applyLanguage(e.target.value));
+  $("#savetoken").addEventListener("click", () => {
+    state.token = $("#token").value.trim();
+    localStorage.setItem("tableref.token", state.token);
+    $("#tokenbox").open = false;
+  });
+  for (const b of document.querySelectorAll("[data-timer]")) {
+    b.addEventListener("click", () => state.snap && act("POST", gamePath("/timer"), { action: b.dataset.timer }));
+  }
+  $("#undo").addEventListener("click", () => state.snap && act("POST", gamePath("/undo")));
+  $("#done").addEventListener("click", () => state.snap && act("POST", gamePath("/triggers"), { name: "done" }));
+  $("#corr-apply").addEventListener("click", () => applyCorrection($("#corr-all").value));
+  $("#corr-cancel").addEventListener("click", closeCorrection);
+  $("#hist-player").addEventListener("change", loadHistory);
+  $("#manual").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    let event;
+    try { event = JSON.parse($("#manual-json").value); } catch (err) { showMessage(err.message, true); return; }
+    if (state.snap && await act("POST", gamePath("/events"), { event })) $("#manual-json").value = "";
+  });
+  $("#newgame-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const players = $("#ng-players").value.split(",").map((p) => p.trim()).filter(Boolean);
+    const session = await act("POST", "/api/sessions", { players });
+    if (session) await act("POST", `/api/sessions/${session.id}/games`, { game: $("#ng-game").value });
+  });
+  setInterval(renderClock, 250);
+}
+
+async function boot() {
+  state.token = localStorage.getItem("tableref.token") || "";
+  // A link from `tableref token --url` carries the token once; keep it and clean the URL.
+  const fromUrl = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (fromUrl) {
+    state.token = fromUrl;
+    localStorage.setItem("tableref.token", fromUrl);
+    history.replaceState(null, "", location.pathname);
+  }
+  $("#token").value = state.token;
+  wire();
+  applyLanguage(preferredLanguage());
+  try { update(await api("GET", "/api/games/current"), "hello"); } catch (e) { /* no game yet */ }
+  connect();
+}
+
+document.addEventListener("DOMContentLoaded", boot);

@@ -1,0 +1,173 @@
+"""Recorded table scripts: what a camera, a device and a dashboard did, replayed step by step.
+
+A script is JSON lines; each line is one step:
+
+- ``{"start": {"session": NAME, "players": [...], "game": GAME, "options": {...}}}``
+- ``{"frame": FRAME_READ}`` — one frame as vision read it (host/table/reads.py), optionally
+  with ``"image": PATH`` (relative to the script) when the frame is to be read by vision;
+- ``{"device": "done" | "timer_expired" | "pause" | "resume" | "mute"}`` — a device event;
+- ``{"trigger": NAME, "data": {...}}``, ``{"event": EVENT}``, ``{"undo": true}``,
+  ``{"timer": ACTION, "seconds": N}`` — what the dashboard did;
+- ``{"correct": {"at": [x, y], "label": TOKEN}}`` — correct the object lying at that point.
+
+Every journal row a step causes is committed with ``source = "script:<step>"``. After a crash
+the player finds the last committed step in the journal, shows the table as it stood then
+(the camera would show the same), and goes on from the next step: the final state equals an
+uninterrupted run.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from host.device import DeviceEvent
+from host.referee import Referee, RefereeError, Table
+from host.rules.base import Event
+from host.table.reads import FrameRead
+
+Step = dict[str, Any]
+_STEP = re.compile(r"script:(\d+)")
+ImageReader = Callable[[Path], tuple[FrameRead, Any]]
+
+
+class ScriptError(ValueError):
+    """A script line that is not a step; the message names the line."""
+
+
+def load_script(path: Path) -> list[Step]:
+    steps = []
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            step = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ScriptError(f"{path.name} line {number}: not JSON ({exc.msg})") from None
+        if not isinstance(step, dict) or not step:
+            raise ScriptError(f"{path.name} line {number}: a step is a non-empty JSON object")
+        steps.append(step)
+    if not steps or "start" not in steps[0]:
+        raise ScriptError(f"{path.name}: the first step must be a 'start' step")
+    return steps
+
+
+class ScriptPlayer:
+    """Plays one script's game on a table, resuming where a crash left it."""
+
+    def __init__(
+        self,
+        table: Table,
+        steps: list[Step],
+        base: Path | None = None,
+        read_image: ImageReader | None = None,
+    ) -> None:
+        self.table = table
+        self.steps = steps
+        self.base = base or Path(".")
+        self.read_image = read_image
+        self.referee: Referee | None = None
+        self.errors: list[str] = []
+        self._last_frame: Step | None = None
+
+    def _find_game(self) -> Referee | None:
+        start = self.steps[0]["start"]
+        for session in self.table.store.sessions():
+            if session.name != start["session"]:
+                continue
+            for g in self.table.store.games(session.id):
+                if g.id in self.table.referees:
+                    return self.table.referees[g.id]
+                if g.status != "running":
+                    return None  # finished already: nothing to resume
+        return None
+
+    def resume_position(self, referee: Referee) -> int:
+        """The step after the last one whose effect is committed."""
+        last = 0
+        for entry in self.table.store.journal(referee.game_id):
+            found = _STEP.search(entry.source)
+            if found:
+                last = max(last, int(found.group(1)))
+        return last + 1
+
+    def play(self, delay: float = 0.0, on_step: Callable[[int], None] | None = None) -> Referee:
+        referee = self._find_game()
+        position = 1
+        if referee is None:
+            start = self.steps[0]["start"]
+            sid = self.table.store.create_session(start["session"], start["players"])
+            referee = self.table.start_game(sid, start["game"], start.get("options"))
+        else:
+            position = self.resume_position(referee)
+            self._warm_up(referee, position)
+            self.table.active = referee.game_id
+        self.referee = referee
+        for index in range(position, len(self.steps)):
+            self.run_step(referee, index)
+            if on_step is not None:
+                on_step(index)
+            if delay:
+                time.sleep(delay)
+        return referee
+
+    def _warm_up(self, referee: Referee, position: int) -> None:
+        # The camera still sees the table as it lay at the crash: show it that frame again.
+        for index in range(position - 1, 0, -1):
+            if "frame" in self.steps[index]:
+                for _ in range(referee.stabiliser.frames):
+                    self._feed(referee, self.steps[index], index)
+                return
+
+    def _feed(self, referee: Referee, step: Step, index: int) -> None:
+        image = None
+        if "image" in step and self.read_image is not None:
+            read, image = self.read_image(self.base / step["image"])
+            read = read.model_copy(
+                update={"frame": index, "hand": step["frame"].get("hand", False)}
+            )
+        else:
+            read = FrameRead.model_validate({**step["frame"], "frame": index})
+        referee.feed(read, image)
+
+    def run_step(self, referee: Referee, index: int) -> None:
+        step = self.steps[index]
+        source = "script"
+        # Whatever this step causes (a frame's or a button's events too) is journalled with
+        # the step number: that is where a resumed replay goes on from.
+        referee.context = f"script:{index}"
+        try:
+            if "frame" in step:
+                self._feed(referee, step, index)
+            elif "device" in step:
+                referee.device_event(DeviceEvent(step["device"], step.get("data") or {}))
+            elif "trigger" in step:
+                referee.trigger(step["trigger"], step.get("data"), source=source)
+            elif "event" in step:
+                referee.apply(Event.from_json(step["event"]), source=source)
+            elif "undo" in step:
+                referee.undo(source=source)
+            elif "timer" in step:
+                referee.timer_control(step["timer"], step.get("seconds"))
+            elif "correct" in step:
+                x, y = step["correct"]["at"]
+                target = next((o for o in referee.view.objects if _inside(o.read.quad, x, y)), None)
+                if target is None:
+                    raise RefereeError(f"no object at {x},{y} to correct")
+                referee.correct(target.id, step["correct"]["label"], source=source)
+            else:
+                raise ScriptError(f"step {index}: unknown step {sorted(step)}")
+        except RefereeError as exc:
+            self.errors.append(f"step {index}: {exc}")
+        finally:
+            referee.context = ""
+
+
+def _inside(quad: tuple[tuple[float, float], ...], x: float, y: float) -> bool:
+    xs = [p[0] for p in quad]
+    ys = [p[1] for p in quad]
+    return min(xs) <= x <= max(xs) and min(ys) <= y <= max(ys)
