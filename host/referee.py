@@ -14,6 +14,8 @@ frames and buttons go to the active (most recently started) game.
 
 from __future__ import annotations
 
+import random
+import secrets
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -139,15 +141,14 @@ class Referee:
         *,
         engine: Engine | None = None,
         device: Device | None = None,
+        seed: int | None = None,
         **kwargs: Any,
     ) -> Referee:
         players = list(store.session(session_id).players)
-        reserved = sorted(set(options or {}) & {"type", "game", "players"})
-        if reserved:
-            raise RefereeError(f"option {reserved[0]!r} is set by the table, not an option")
         adapter = adapter_for(game, players, options)
         engine = engine or engine_for(game)
-        setup = adapter.setup()
+        # The shuffle is drawn here, outside the pure engine, and recorded in the setup event.
+        setup = adapter.setup(random.Random(seed if seed is not None else secrets.randbits(64)))
         try:
             engine.rules.initial(setup)  # refuse a bad setup before anything is stored
         except Exception as exc:  # the engine is pure: any failure means a bad setup
@@ -170,7 +171,7 @@ class Referee:
         row = store.game(game_id)
         setup = store.events(game_id)[0]
         players = [str(p) for p in setup.get("players") or store.session(row.session_id).players]
-        options = {k: v for k, v in setup.data.items() if k not in ("game", "players")}
+        options = setup.get("options") or {}
         adapter = adapter_for(row.game, players, options)
         return cls(store, game_id, engine or engine_for(row.game), adapter, device, **kwargs)
 
@@ -522,7 +523,11 @@ class Table:
         return resumed
 
     def start_game(
-        self, session_id: int, game: str, options: dict[str, Any] | None = None
+        self,
+        session_id: int,
+        game: str,
+        options: dict[str, Any] | None = None,
+        seed: int | None = None,
     ) -> Referee:
         try:
             engine = self.engines(game)
@@ -536,6 +541,7 @@ class Table:
                 options,
                 engine=engine,
                 device=self.device,
+                seed=seed,
                 **self.options,
             )
         except StoreError as exc:

@@ -32,7 +32,12 @@ class TallyRules:
         players = tuple(setup.get("players") or ())
         if len(players) < 2:
             raise RuleViolation("tally needs at least 2 players")
-        return State(players, (0,) * len(players), players[0], int(setup.get("target", 20)))
+        return State(
+            players,
+            (0,) * len(players),
+            players[0],
+            int((setup.get("options") or {}).get("target", 20)),
+        )
 
     def check(self, state: State, event: Event) -> str | None:
         if max(state.scores) >= state.target:

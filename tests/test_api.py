@@ -137,9 +137,9 @@ def test_errors_name_the_problem(client: TestClient) -> None:
     r = client.post(f"/api/sessions/{s['id']}/games", json={"game": "chess"})
     assert r.status_code == 400 and "unknown game 'chess'" in r.json()["detail"]
     r = client.post(
-        f"/api/sessions/{s['id']}/games", json={"game": "tally", "options": {"players": 1}}
+        f"/api/sessions/{s['id']}/games", json={"game": "tally", "options": {"target": []}}
     )
-    assert r.status_code == 400 and "'players' is set by the table" in r.json()["detail"]
+    assert r.status_code == 400 and "cannot start tally" in r.json()["detail"]
     r = client.post("/api/sessions/import", json={"format": "zip"})
     assert r.status_code == 400 and "not a tableref session export" in r.json()["detail"]
     assert client.get("/api/frame.jpg").status_code == 404

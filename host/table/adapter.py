@@ -9,11 +9,13 @@ Adapters are pure: they read a state and a view and return facts, flags and even
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from importlib import import_module
 from typing import Any
 
 from host.rules.base import Event
+from host.rules.notation import BOX
 from host.table.stable import TableObject, TableView
 from host.table.zones import by_zone
 
@@ -35,9 +37,21 @@ class TableAdapter:
         self.players = list(players)
         self.options = dict(options or {})
 
-    def setup(self) -> Event:
-        """The ``setup`` event that starts this game for these players."""
-        return Event.of("setup", game=self.game, players=self.players, **self.options)
+    def setup(self, rng: random.Random) -> Event:
+        """The ``setup`` event that starts this game for these players.
+
+        Engines take their options nested under ``options``; games that deal from a shuffled
+        box override this to record the order drawn from ``rng`` (the engine never shuffles).
+        """
+        data: dict[str, Any] = {"players": self.players}
+        if self.options:
+            data["options"] = self.options
+        return Event.of("setup", game=self.game, **data)
+
+    def shuffled_box(self, rng: random.Random) -> list[str]:
+        cards = [token for token, n in BOX[self.deck].items() for _ in range(n)]
+        rng.shuffle(cards)
+        return cards
 
     def facts(self, view: TableView) -> Facts:
         zones = by_zone(view.objects, self.players, view.width, view.height)
