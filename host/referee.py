@@ -388,17 +388,33 @@ class Referee:
         """A moment the game's rules look at the table: done, time up, showdown, hu..."""
         with self._lock:
             self._check_running()
-            if self.flags and name != "time_up":
-                ids = ", ".join(str(i) for i in sorted(self.flags))
-                raise RefereeError(f"correct the flagged reads first (objects {ids})")
             try:
-                events = self.adapter.trigger(self.game.state, name, self.facts, dict(data or {}))
-            except (NeedsInput, NotationError) as exc:
-                raise RefereeError(str(exc)) from None
-            self.apply_all(events, source)
+                if name != "time_up":  # time running out is applied whatever the table shows
+                    if self.flags:
+                        ids = ", ".join(str(i) for i in sorted(self.flags))
+                        raise RefereeError(f"correct the flagged reads first (objects {ids})")
+                    if not self.view.stable:
+                        raise RefereeError("the table is still changing: try again in a moment")
+                try:
+                    events = self.adapter.trigger(
+                        self.game.state, name, self.facts, dict(data or {})
+                    )
+                except (NeedsInput, NotationError) as exc:
+                    raise RefereeError(str(exc)) from None
+                self.apply_all(events, source)
+            except RefereeError as exc:
+                # Shown where the players look (the device, the dashboard), not only returned.
+                self.message = str(exc)
+                self._send_device()
+                self._notify("message")
+                raise
             self._accepted_facts = self.facts
+            self.message = "OK" if self.running else self.message
             if name in ("done", "time_up") and self.adapter.timer_seconds and self.running:
                 self.timer_control("start")  # the next player's clock starts at once
+            else:
+                self._send_device()
+                self._notify("message")
 
     def device_event(self, event: DeviceEvent) -> None:
         try:

@@ -51,7 +51,7 @@ async function api(method, path, body) {
 async function act(method, path, body) {
   try {
     const data = await api(method, path, body);
-    showMessage("");
+    if (data && typeof data.message === "string") showMessage(data.message);
     return data;
   } catch (err) {
     showMessage(err.message, true);
