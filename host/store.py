@@ -234,6 +234,8 @@ class Store:
             self._db.execute("COMMIT")
 
     def _one(self, sql: str, *args: Any) -> sqlite3.Row | None:
+        if any(isinstance(a, int) and not -(2**63) <= a < 2**63 for a in args):
+            return None  # beyond SQLite's integers: no row can match
         with self._lock:
             row: sqlite3.Row | None = self._db.execute(sql, args).fetchone()
             return row

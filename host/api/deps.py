@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, Request, status
+from fastapi import Depends, HTTPException, Path, Request, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from host.referee import Table
@@ -41,6 +41,10 @@ def require_token(
     if not secrets.compare_digest(credentials.credentials.encode(), expected.encode()):
         raise HTTPException(status.HTTP_403_FORBIDDEN, "wrong token: this is not the table's token")
 
+
+# Ids are SQLite rowids: positive and within 64 bits (a larger number names nothing).
+Id = Annotated[int, Path(ge=1, le=2**63 - 1)]
+ObjectId = Annotated[int, Path(ge=0, le=2**63 - 1)]
 
 TableDep = Annotated[Table, Depends(get_table)]
 StoreDep = Annotated[Store, Depends(get_store)]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -11,13 +11,17 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# A name has something to show (not only spaces) and fits on the device's screen.
+Name = Annotated[str, Field(min_length=1, max_length=40, pattern=r"\S", examples=["Ann"])]
+
+
 class PlayerIn(_Body):
-    name: str = Field(min_length=1, max_length=40, examples=["Ann"])
+    name: Name
 
 
 class SessionIn(_Body):
     name: str = Field(default="game night", max_length=80)
-    players: list[str] = Field(min_length=1, max_length=8, examples=[["Ann", "Bob", "Cleo"]])
+    players: list[Name] = Field(min_length=1, max_length=8, examples=[["Ann", "Bob", "Cleo"]])
 
 
 class GameIn(_Body):
@@ -48,3 +52,15 @@ class TimerIn(_Body):
 
 class EndIn(_Body):
     status: Literal["abandoned"] = "abandoned"
+
+
+class ErrorOut(BaseModel):
+    detail: str = Field(description="What is wrong, in words.")
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorOut, "description": "Refused: the request or the game forbids it."},
+    401: {"model": ErrorOut, "description": "A change without the table's token."},
+    403: {"model": ErrorOut, "description": "A change with a wrong token."},
+    404: {"model": ErrorOut, "description": "No such session, game, player or object."},
+}

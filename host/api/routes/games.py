@@ -6,12 +6,12 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
 
-from host.api.deps import Authorized, StoreDep, TableDep
-from host.api.models import CorrectionIn, EndIn, EventIn, TimerIn, TriggerIn
+from host.api.deps import Authorized, Id, ObjectId, StoreDep, TableDep
+from host.api.models import ERRORS, CorrectionIn, EndIn, EventIn, TimerIn, TriggerIn
 from host.referee import RefereeError, Table
 from host.rules.base import Event, LogError
 
-router = APIRouter(prefix="/api/games", tags=["games"])
+router = APIRouter(prefix="/api/games", tags=["games"], responses=ERRORS)
 
 
 def view(table: Table, game_id: int) -> dict[str, Any]:
@@ -50,12 +50,12 @@ def current(table: TableDep) -> dict[str, Any]:
 
 
 @router.get("/{game_id}")
-def get_game(game_id: int, table: TableDep) -> dict[str, Any]:
+def get_game(game_id: Id, table: TableDep) -> dict[str, Any]:
     return view(table, game_id)
 
 
 @router.get("/{game_id}/scores")
-def scores(game_id: int, table: TableDep) -> dict[str, Any]:
+def scores(game_id: Id, table: TableDep) -> dict[str, Any]:
     summary = view(table, game_id).get("summary") or {}
     return {
         "scores": summary.get("scores") or {},
@@ -65,7 +65,7 @@ def scores(game_id: int, table: TableDep) -> dict[str, Any]:
 
 
 @router.get("/{game_id}/events")
-def events(game_id: int, store: StoreDep) -> dict[str, Any]:
+def events(game_id: Id, store: StoreDep) -> dict[str, Any]:
     """The standing log, and the full journal (undone events included)."""
     journal = store.journal(game_id)
     return {
@@ -75,12 +75,12 @@ def events(game_id: int, store: StoreDep) -> dict[str, Any]:
 
 
 @router.get("/{game_id}/history")
-def history(game_id: int, table: TableDep) -> list[dict[str, Any]]:
+def history(game_id: Id, table: TableDep) -> list[dict[str, Any]]:
     return table.referee(game_id).history()
 
 
 @router.post("/{game_id}/events", status_code=201, dependencies=[Authorized])
-def add_event(game_id: int, body: EventIn, table: TableDep) -> dict[str, Any]:
+def add_event(game_id: Id, body: EventIn, table: TableDep) -> dict[str, Any]:
     """Enter by hand what the camera cannot see (a rack, a prediction, a draw)."""
     try:
         event = Event.from_json(body.event)
@@ -92,27 +92,27 @@ def add_event(game_id: int, body: EventIn, table: TableDep) -> dict[str, Any]:
 
 
 @router.post("/{game_id}/undo", dependencies=[Authorized])
-def undo(game_id: int, table: TableDep) -> dict[str, Any]:
+def undo(game_id: Id, table: TableDep) -> dict[str, Any]:
     referee = table.referee(game_id)
     undone = referee.undo(source="dashboard")
     return {"undone": undone.to_json(), "game": referee.snapshot()}
 
 
 @router.post("/{game_id}/corrections", dependencies=[Authorized])
-def correct(game_id: int, body: CorrectionIn, table: TableDep) -> dict[str, Any]:
+def correct(game_id: Id, body: CorrectionIn, table: TableDep) -> dict[str, Any]:
     referee = table.referee(game_id)
     referee.correct(body.object_id, body.label)
     return referee.snapshot()
 
 
 @router.get("/{game_id}/objects/{object_id}/suggestions")
-def suggestions(game_id: int, object_id: int, table: TableDep) -> list[str]:
+def suggestions(game_id: Id, object_id: ObjectId, table: TableDep) -> list[str]:
     """Every legal label for a correction, the recogniser's own guesses first."""
     return table.referee(game_id).suggestions(object_id)
 
 
 @router.post("/{game_id}/triggers", dependencies=[Authorized])
-def trigger(game_id: int, body: TriggerIn, table: TableDep) -> dict[str, Any]:
+def trigger(game_id: Id, body: TriggerIn, table: TableDep) -> dict[str, Any]:
     """A moment the rules look at the table: ``done`` (Rummikub), ``showdown``, ``hu``..."""
     referee = table.referee(game_id)
     referee.trigger(body.name, body.data)
@@ -120,12 +120,12 @@ def trigger(game_id: int, body: TriggerIn, table: TableDep) -> dict[str, Any]:
 
 
 @router.post("/{game_id}/timer", dependencies=[Authorized])
-def timer(game_id: int, body: TimerIn, table: TableDep) -> dict[str, Any]:
+def timer(game_id: Id, body: TimerIn, table: TableDep) -> dict[str, Any]:
     return table.referee(game_id).timer_control(body.action, body.seconds)
 
 
 @router.post("/{game_id}/end", dependencies=[Authorized])
-def end(game_id: int, body: EndIn, table: TableDep) -> dict[str, Any]:
+def end(game_id: Id, body: EndIn, table: TableDep) -> dict[str, Any]:
     """Abandon a running game (a finished game ends by itself)."""
     referee = table.referee(game_id)
     referee.abandon()

@@ -7,9 +7,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response, WebSocket
 
 from host.api.deps import TableDep
+from host.api.models import ERRORS
 from host.referee import NothingThere, RefereeError
 
-router = APIRouter(tags=["live"])
+router = APIRouter(tags=["live"], responses=ERRORS)
 
 
 @router.websocket("/api/ws")

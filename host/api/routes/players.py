@@ -7,10 +7,10 @@ from typing import Any
 from fastapi import APIRouter, status
 
 from host.api.deps import Authorized, StoreDep
-from host.api.models import PlayerIn
+from host.api.models import ERRORS, PlayerIn
 from host.store import NotFound
 
-router = APIRouter(prefix="/api/players", tags=["players"])
+router = APIRouter(prefix="/api/players", tags=["players"], responses=ERRORS)
 
 
 @router.get("")

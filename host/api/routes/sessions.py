@@ -6,12 +6,12 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query, Response, status
 
-from host.api.deps import Authorized, StoreDep, TableDep
-from host.api.models import GameIn, SessionIn
+from host.api.deps import Authorized, Id, StoreDep, TableDep
+from host.api.models import ERRORS, GameIn, SessionIn
 from host.referee import replay_summary
-from host.store import SessionRow
+from host.store import ExportFile, SessionRow
 
-router = APIRouter(prefix="/api/sessions", tags=["sessions"])
+router = APIRouter(prefix="/api/sessions", tags=["sessions"], responses=ERRORS)
 
 
 def _session(s: SessionRow) -> dict[str, Any]:
@@ -29,7 +29,7 @@ def create_session(body: SessionIn, store: StoreDep) -> dict[str, Any]:
 
 
 @router.get("/{session_id}")
-def get_session(session_id: int, store: StoreDep) -> dict[str, Any]:
+def get_session(session_id: Id, store: StoreDep) -> dict[str, Any]:
     out = _session(store.session(session_id))
     out["games"] = [
         {"id": g.id, "game": g.game, "status": g.status, "summary": g.summary}
@@ -40,7 +40,7 @@ def get_session(session_id: int, store: StoreDep) -> dict[str, Any]:
 
 @router.get("/{session_id}/export", response_model=None)
 def export_session(
-    session_id: int,
+    session_id: Id,
     store: StoreDep,
     format: Annotated[Literal["json", "csv"], Query()] = "json",
     what: Annotated[Literal["events", "scores"], Query()] = "events",
@@ -56,12 +56,12 @@ def export_session(
 
 
 @router.post("/import", status_code=status.HTTP_201_CREATED, dependencies=[Authorized])
-def import_session(document: Annotated[dict[str, Any], Body()], store: StoreDep) -> dict[str, Any]:
+def import_session(document: Annotated[ExportFile, Body()], store: StoreDep) -> dict[str, Any]:
     """Import an export as a new session; every game's log is replayed and must be legal."""
-    sid = store.import_session(document, validate=replay_summary)
+    sid = store.import_session(document.model_dump(mode="json"), validate=replay_summary)
     return _session(store.session(sid))
 
 
 @router.post("/{session_id}/games", status_code=status.HTTP_201_CREATED, dependencies=[Authorized])
-def start_game(session_id: int, body: GameIn, table: TableDep) -> dict[str, Any]:
+def start_game(session_id: Id, body: GameIn, table: TableDep) -> dict[str, Any]:
     return table.start_game(session_id, body.game, body.options).snapshot()
