@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib import import_module
 from typing import Any, Literal, Protocol
 
 DeviceEventKind = Literal["done", "timer_expired", "pause", "resume", "mute", "predict"]
@@ -22,6 +23,7 @@ class DeviceState:
     game: str
     turn: str | None
     scores: dict[str, int]
+    players: tuple[str, ...] = ()  # seat order (the scores' keys when not given)
     message: str = ""
     timer_seconds: int = 0  # 0: no countdown
     timer_running: bool = False
@@ -33,6 +35,7 @@ class DeviceState:
             "game": self.game,
             "turn": self.turn,
             "scores": dict(self.scores),
+            "players": list(self.players or self.scores),
             "message": self.message,
             "timer_seconds": self.timer_seconds,
             "timer_running": self.timer_running,
@@ -94,14 +97,24 @@ class FakeDevice:
 def open_device(spec: str) -> Device:
     """The device a setting names: ``none``, ``simulator``, ``auto`` or a serial port.
 
-    Until the serial link (host/link) is part of the install, every choice falls back to the
-    in-memory device so the table still runs (timers then live on the dashboard only).
+    ``simulator`` runs the firmware's own logic on a pseudo-terminal (host/link); ``auto``
+    takes an attached Pico and falls back to the simulator. Without the serial link installed
+    the in-memory device stands in, so the table still runs (timers on the dashboard only).
     """
     if spec in ("none", "fake"):
         return FakeDevice()
     try:
-        from host.link import open_link  # type: ignore[attr-defined]
-    except ImportError:
+        link = import_module("host.link")
+        connect = link.connect
+    except (ImportError, AttributeError):
         return FakeDevice()
-    device: Device = open_link(spec)
+    from host.device_link import LinkDevice
+
+    device = LinkDevice()
+    if spec == "simulator":
+        device.link = connect(simulate=True, on_event=device.dispatch)
+    elif spec == "auto":
+        device.link = connect(on_event=device.dispatch)
+    else:
+        device.link = connect(spec, on_event=device.dispatch)
     return device

@@ -485,6 +485,7 @@ class Referee:
                 game=self.row.game,
                 turn=self.adapter.turn(self.game.state),
                 scores=scores,
+                players=tuple(self.players),
                 message=self.message[:64],
                 timer_seconds=t.seconds,
                 timer_running=t.deadline is not None,
