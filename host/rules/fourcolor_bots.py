@@ -82,13 +82,13 @@ def next_deck(state: State, rng: random.Random) -> list[str]:
     return [*state.deck, *pile]
 
 
-def next_event(state: State, rng: random.Random) -> Event:
+def next_event(state: State, rng: random.Random, bluff: float = 0.05) -> Event:
     """What the bots do next in this state."""
     if state.phase == "discard":
         player = state.players[state.current]
         return Event.of("discard", player=player, card=choose_discard(state.hand_of(player), rng))
     if state.phase == "respond":
-        claims = choose_claims(state, rng)
+        claims = choose_claims(state, rng, bluff)
         if not claims:
             return Event.of("pass")
         return Event.of("claim", claims=[c.to_json() for c in claims])
@@ -106,8 +106,9 @@ def play_session(
     seed: int,
     options: dict[str, Any] | None = None,
     max_events: int = 20_000,
+    bluff: float = 0.05,
 ) -> Game[State]:
-    """A whole session played by bots from a seeded shuffle."""
+    """A whole session played by bots from a seeded shuffle (``bluff``: see choose_claims)."""
     rng = random.Random(seed)
     deck = full_deck()
     rng.shuffle(deck)
@@ -115,5 +116,5 @@ def play_session(
     for _ in range(max_events):
         if game.state.finished:
             return game
-        game.apply(next_event(game.state, rng))
+        game.apply(next_event(game.state, rng, bluff))
     raise RuntimeError(f"the session did not end within {max_events} events")
