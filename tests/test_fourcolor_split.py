@@ -59,6 +59,9 @@ def test_a_hand_that_is_no_winning_shape_shows_what_is_left() -> None:
     assert not split.winning
     assert split.leftover == ("gS", "yA")
     assert split.hu == 1
+    assert score_hand(split_tokens("rR rH rC yA gS")).explain() == (
+        "not a winning shape: gS yA fit in no combination"
+    )
 
 
 def test_win_card_taken_from_another_player_counts_exposed() -> None:
@@ -108,9 +111,12 @@ def test_threshold_and_settlement_with_the_stake() -> None:
 def test_false_hu_pays_threshold_plus_one_to_everyone() -> None:
     low = score_hand(split_tokens("rG rA rE gS yS wS"))  # 2 + 3 = 5 hu
     assert low.winning_shape and not low.meets_threshold
+    assert low.explain() == "5 hu falls short of the threshold of 10"
+    assert score_hand(WINNING).explain() == "16 hu reaches the threshold of 10"
     assert settle(["ann", "bob", "cat"], "ann", low) == {"ann": -22, "bob": 11, "cat": 11}
     not_a_shape = score_hand(split_tokens("rG rA"))
     assert not not_a_shape.meets_threshold and not_a_shape.stake == -11
+    assert not_a_shape.explain() == "not a winning shape: rA fits in no combination"
     assert score_hand(split_tokens("rG rA rE"), threshold=2).stake == 1
 
 

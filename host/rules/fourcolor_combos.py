@@ -21,7 +21,6 @@ general_kong              4 identical generals             6     8
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations as choose
@@ -36,7 +35,6 @@ from host.rules.notation import (
 
 COLOURS: Final = FOURCOLOR_COLOURS  # r g y w
 PIECES: Final = FOURCOLOR_PIECES  # G A E R H C S
-COLOUR_NAMES: Final = {"r": "red", "g": "green", "y": "yellow", "w": "white"}
 COPIES: Final = 4
 GENERAL, ADVISOR, ELEPHANT, CHARIOT, HORSE, CANNON, SOLDIER = PIECES
 
@@ -84,10 +82,6 @@ def piece(card: str) -> str:
 def hu_value(kind: str, exposed: bool) -> int:
     hand, face_up = HU[kind]
     return face_up if exposed else hand
-
-
-def card_name(card: str) -> str:
-    return f"{COLOUR_NAMES[colour(card)]} {FOURCOLOR_PIECE_NAMES[piece(card)]}"
 
 
 def sort_cards(cards: Iterable[str]) -> tuple[str, ...]:
@@ -217,15 +211,3 @@ def counts_of(cards: Iterable[str]) -> list[int]:
     for card in cards:
         counts[INDEX[card]] += 1
     return counts
-
-
-def cards_of(counts: Iterable[int]) -> tuple[str, ...]:
-    return tuple(card for card, n in zip(CARD_TYPES, counts, strict=True) for _ in range(n))
-
-
-def over_box(cards: Iterable[str]) -> str | None:
-    """The first card type held more than 4 times, if any."""
-    for card, n in Counter(cards).items():
-        if n > COPIES:
-            return card
-    return None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from host.rules.fourcolor_combos import Combination, meld
@@ -36,7 +36,8 @@ class Score:
 
     def explain(self) -> str:
         if not self.winning_shape:
-            return f"not a winning shape: {' '.join(self.leftover)} fit in no combination"
+            verb = "fits" if len(self.leftover) == 1 else "fit"
+            return f"not a winning shape: {' '.join(self.leftover)} {verb} in no combination"
         verdict = "reaches" if self.meets_threshold else "falls short of"
         return f"{self.hu} hu {verdict} the threshold of {self.threshold}"
 
@@ -105,10 +106,6 @@ def settle(players: Sequence[str], caller: str, score: Score) -> dict[str, int]:
         raise ValueError(f"{caller!r} is not a player")
     each = score.stake
     return {p: each * (len(players) - 1) if p == caller else -each for p in players}
-
-
-def apply_points(points: Mapping[str, int], delta: Mapping[str, int]) -> dict[str, int]:
-    return {p: points[p] + delta.get(p, 0) for p in points}
 
 
 def starting_points(players: Sequence[str]) -> int:
