@@ -412,3 +412,67 @@ def test_a_tampered_log_names_the_bad_event() -> None:
     events[1] = {**first, "card": general}
     with pytest.raises(LogError, match="event 1 \\(discard\\) is not legal: a general"):
         load_game([Event.from_json(e) for e in events])
+
+
+# -- a real table's results only (no deck recorded) -------------------------------------------
+def test_a_table_log_keeps_the_points_from_each_hu() -> None:
+    game = Game.start(RULES, players=PLAYERS[:3], options={"hands": 3})
+    assert game.state.phase == "play" and not game.state.tracked
+    assert "keeps results only" in str(RULES.check(game.state, Event.of("pass")))
+    hand = list(BOB_WAITING)
+    hand.remove("gR")  # bob has laid gR gR gR face up
+    hand.remove("gR")
+    hand.remove("gR")
+    hu = Event.of(
+        "hu", player="bob", hand=hand, exposed=[["gR", "gR", "gR"]], win_card="rR",
+        win_from="other", flower="gR",
+    )  # fmt: skip
+    game.apply(hu)
+    result = game.state.results[-1]
+    assert result.score is not None
+    # 10 in hand + exposed pong 1 + the completed pong counted exposed 1 + flower 3
+    assert result.score.hu == 15 and dict(result.points)["bob"] == 12
+    assert game.state.phase == "over" and game.state.last_actor == 1
+    game.apply(Event.of("deal"))
+    assert game.state.phase == "play" and game.state.dealer == 1
+    with pytest.raises(RuleViolation, match="name the player who made the last discard"):
+        game.apply(Event.of("drawn"))
+    game.apply(Event.of("drawn", player="cat"))
+    game.apply(Event.of("deal"))
+    assert game.state.dealer == 2
+    kongs = ["rA"] * 4 + ["rE"] * 4 + ["rR"] * 4 + ["rH"] * 4
+    ann = Event.of("hu", player="ann", hand=[*kongs, "yS", "gS", "wS", "wG"], win_card="yG",
+                   win_from="self")  # fmt: skip
+    game.apply(ann)  # 4 kongs 32 + three soldiers 3 + two generals 2 = 37 hu: 28 from each
+    assert game.state.finished
+    assert summary(game.state) == {
+        "scores": {"ann": 24 + 56, "bob": 42 - 28, "cat": 24 - 28},
+        "winner": "ann",
+        "finished": True,
+    }
+    again = load_game(events_from_jsonl(game.to_jsonl()))
+    assert again.state == game.state
+
+
+@pytest.mark.parametrize(
+    ("fields", "why"),
+    [
+        ({"hand": BOB_WAITING[:-1], "win_card": "rR", "win_from": "other"}, "shows 20 cards"),
+        ({"hand": BOB_WAITING, "win_card": "rR", "win_from": "later"}, "win_from must be"),
+        ({"hand": BOB_WAITING, "win_card": "rQ", "win_from": "self"}, "unknown card 'rQ'"),
+        (
+            {"hand": BOB_WAITING[:-3], "exposed": [["rR", "gH", "rC"]], "win_card": "rR",
+             "win_from": "self"},
+            "must be of one colour",
+        ),
+        (
+            {"hand": BOB_WAITING, "win_card": "gR", "win_from": "self", "flower": "gR"},
+            "5× 'gR'",
+        ),
+    ],
+)  # fmt: skip
+def test_a_misread_hu_is_refused_with_the_reason(fields: dict[str, object], why: str) -> None:
+    game = Game.start(RULES, players=PLAYERS[:2])
+    with pytest.raises(RuleViolation, match=why):
+        game.apply(Event.of("hu", player="bob", **fields))
+    assert len(game) == 1  # nothing recorded

@@ -12,6 +12,14 @@ A log is a session of one or more hands::
     deal    {deck}                 the next hand, started by whoever made the last discard,
                                    draw or hu
 
+Without a ``deck`` in the setup the log keeps a real table's results only (the hidden cards
+are not followed; the camera reads the winner's cards at a hu)::
+
+    hu      {player, hand, exposed?, win_card, win_from, flower?}   hand: the concealed cards,
+                                   exposed: one list per meld, win_from self | other
+    drawn   {player}               a drawn game; player: who made the last discard or draw
+    deal    {}                     the next hand
+
 Options: ``threshold`` (10), ``self_drawn`` (``"hand"``: a combination completed by the
 winner's own draw counts at its hand value; ``"exposed"``), ``hands`` (1: hands in the
 session; it also ends as soon as a player has no points left).
@@ -84,7 +92,9 @@ __all__ = [
 GAME: Final = "fourcolor"
 CLAIM_KINDS: Final = ("hu", "kong", "pong", "chi")
 _RANK: Final = {"hu": 0, "kong": 1, "pong": 1, "chi": 2}
-Phase = Literal["discard", "respond", "draw", "over", "finished"]
+Phase = Literal["discard", "respond", "draw", "play", "over", "finished"]
+TRACKED_ONLY: Final = ("discard", "pass", "claim", "turn")
+WINNING_CARDS: Final = 21  # 20 held and exposed by a waiting player, plus the winning card
 
 
 def full_deck() -> list[str]:
@@ -161,6 +171,7 @@ class State:
     exposed: tuple[tuple[Combination, ...], ...]
     discards: tuple[str, ...]  # cards nobody claimed, in order
     first_discard: str | None
+    tracked: bool  # False: a table's results only (no deck recorded; phase "play")
     phase: Phase
     current: int  # who must discard (phase discard) or turn a card (phase draw)
     offer: Offer | None
@@ -228,7 +239,7 @@ def _start_hand(state: State, deck: tuple[str, ...], dealer: int) -> State:
         exposed=tuple(() for _ in state.players),
         discards=(),
         first_discard=None,
-        phase="discard",
+        phase="discard" if state.tracked else "play",
         current=dealer,
         offer=None,
         last_actor=dealer,
@@ -389,7 +400,8 @@ class FourColorRules:
         ):
             raise RuleViolation("Four Color Cards needs 2 to 4 players with distinct names")
         options = Options.from_json(setup.get("options"))
-        deck = _parse_deck(setup.get("deck"))
+        tracked = setup.get("deck") is not None
+        deck = _parse_deck(setup.get("deck")) if tracked else ()
         dealer_name = setup.get("dealer", players[0])
         if dealer_name not in players:
             raise RuleViolation(f"the dealer {dealer_name!r} is not a player")
@@ -404,6 +416,7 @@ class FourColorRules:
             exposed=(),
             discards=(),
             first_discard=None,
+            tracked=tracked,
             phase="over",
             current=0,
             offer=None,
@@ -413,15 +426,26 @@ class FourColorRules:
         )
         return _start_hand(base, deck, players.index(dealer_name))
 
+    def _known(self, state: State, event: Event) -> str | None:
+        if not state.tracked and event.type in TRACKED_ONLY:
+            return (
+                f"{event.type!r}: this log keeps results only (no deck was recorded), so only "
+                "hu, drawn and deal events"
+            )
+        if state.tracked and event.type == "hu":
+            return "with a recorded deck, hu is a claim on the card on offer"
+        return None
+
     # -- checking ---------------------------------------------------------------------------
     def check(self, state: State, event: Event) -> str | None:
         handler = getattr(self, f"_check_{event.type}", None)
         if handler is None:
             return (
-                f"unknown event {event.type!r} (expected discard, pass, claim, turn, drawn, deal)"
+                f"unknown event {event.type!r} "
+                "(expected discard, pass, claim, turn, hu, drawn or deal)"
             )
         try:
-            reason: str | None = handler(state, event)
+            reason: str | None = self._known(state, event) or handler(state, event)
         except RuleViolation as exc:
             return str(exc)
         return reason
@@ -487,7 +511,22 @@ class FourColorRules:
             return f"the top card of the deck is {state.deck[0]}, not {_card(event['card'])}"
         return None
 
+    def _check_hu(self, state: State, event: Event) -> str | None:
+        if state.phase != "play":
+            return f"no hu now ({_phase_words(state)})"
+        player = event.get("player")
+        if player not in state.players:
+            return f"{player!r} is not a player"
+        _table_score(state, event)
+        return None
+
     def _check_drawn(self, state: State, event: Event) -> str | None:
+        if not state.tracked:
+            if state.phase != "play":
+                return f"no drawn game now ({_phase_words(state)})"
+            if event.get("player") not in state.players:
+                return "name the player who made the last discard or draw: they deal next"
+            return None
         if state.phase != "draw":
             now = _phase_words(state)
             return f"a hand is drawn only when a card must be turned and none is left ({now})"
@@ -500,7 +539,8 @@ class FourColorRules:
             return "the session is over"
         if state.phase != "over":
             return f"the hand is still being played ({_phase_words(state)})"
-        _parse_deck(event.get("deck"))
+        if state.tracked:
+            _parse_deck(event.get("deck"))
         return None
 
     # -- folding ----------------------------------------------------------------------------
@@ -572,12 +612,22 @@ class FourColorRules:
             resolution=why,
         )
 
+    def _do_hu(self, state: State, event: Event) -> State:
+        score, flower = _table_score(state, event)
+        player = event["player"]
+        delta = settle(state.players, player, score)
+        outcome: Literal["hu", "false_hu"] = "hu" if score.meets_threshold else "false_hu"
+        result = HandResult(outcome, player, score, flower, tuple(delta.items()))
+        return _end_hand(replace(state, last_actor=state.seat(player)), result)
+
     def _do_drawn(self, state: State, event: Event) -> State:
+        if not state.tracked:
+            state = replace(state, last_actor=state.seat(event["player"]))
         result = HandResult("drawn", None, None, None, tuple((p, 0) for p in state.players))
         return _end_hand(state, result)
 
     def _do_deal(self, state: State, event: Event) -> State:
-        deck = _parse_deck(event["deck"])
+        deck = _parse_deck(event["deck"]) if state.tracked else ()
         return _start_hand(replace(state, hand_no=state.hand_no + 1), deck, state.last_actor)
 
 
@@ -590,9 +640,46 @@ def _card(raw: Any) -> str:
         raise RuleViolation(str(exc)) from None
 
 
+def _table_score(state: State, event: Event) -> tuple[Score, str | None]:
+    """Score a hu recorded from the table's cards; RuleViolation says what is wrong."""
+    hand, exposed = event.get("hand"), event.get("exposed", [])
+    if not isinstance(hand, list) or not isinstance(exposed, list):
+        raise RuleViolation("a hu lists the winner's hand, and exposed melds as lists of cards")
+    if not all(isinstance(m, list) for m in exposed):
+        raise RuleViolation("each exposed meld is a list of cards")
+    win_from = event.get("win_from")
+    if win_from not in ("self", "other"):
+        raise RuleViolation("win_from must be 'self' (own draw) or 'other' (another's card)")
+    win_card = _card(event.get("win_card"))
+    flower = _card(event["flower"]) if event.get("flower") is not None else None
+    held = [_card(c) for c in hand]
+    melds = [[_card(c) for c in m] for m in exposed]
+    total = len(held) + sum(len(m) for m in melds) + 1
+    if total != WINNING_CARDS:
+        raise RuleViolation(
+            f"{event['player']} shows {total} cards with the winning card; a hu has "
+            f"{WINNING_CARDS} (hand, exposed melds and the winning card)"
+        )
+    try:
+        score = score_hand(
+            held,
+            melds,
+            win_card=win_card,
+            win_from=win_from,
+            flower=flower,
+            threshold=state.options.threshold,
+            self_drawn_at_hand=state.options.self_drawn == "hand",
+        )
+    except (NotationError, MeldError) as exc:
+        raise RuleViolation(str(exc)) from None
+    return score, flower
+
+
 def _phase_words(state: State) -> str:
     if state.phase == "finished":
         return "the session is over"
+    if state.phase == "play":
+        return "a hand is being played: record its hu or drawn game"
     if state.phase == "over":
         return "the hand is over; deal the next one"
     who = state.players[state.current]
