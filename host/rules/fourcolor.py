@@ -475,11 +475,7 @@ class FourColorRules:
     def _check_pass(self, state: State, event: Event) -> str | None:
         if state.phase != "respond" or state.offer is None:
             return f"there is nothing to pass on ({_phase_words(state)})"
-        offer = state.offer
-        if offer.source == "turn" and piece(offer.card) == GENERAL:
-            drawer = state.players[offer.seat]
-            return f"a drawn general must be taken by its drawer: {drawer} must claim {offer.card}"
-        return None
+        return _drawn_general_untaken(state, claimants=())
 
     def _check_claim(self, state: State, event: Event) -> str | None:
         if state.phase != "respond" or state.offer is None:
@@ -495,11 +491,7 @@ class FourColorRules:
             problem = claim_problem(state, claim)
             if problem:
                 return problem
-        offer = state.offer
-        drawer = state.players[offer.seat]
-        if offer.source == "turn" and piece(offer.card) == GENERAL and drawer not in names:
-            return f"a drawn general must be taken by its drawer: {drawer} must claim {offer.card}"
-        return None
+        return _drawn_general_untaken(state, claimants=names)
 
     def _check_turn(self, state: State, event: Event) -> str | None:
         problem = self._actor(state, event, "draw", "turn a card over")
@@ -629,6 +621,16 @@ class FourColorRules:
     def _do_deal(self, state: State, event: Event) -> State:
         deck = _parse_deck(event["deck"]) if state.tracked else ()
         return _start_hand(replace(state, hand_no=state.hand_no + 1), deck, state.last_actor)
+
+
+def _drawn_general_untaken(state: State, claimants: Sequence[str]) -> str | None:
+    """A general turned from the deck must be claimed by its drawer (others may outrank)."""
+    offer = state.offer
+    assert offer is not None
+    drawer = state.players[offer.seat]
+    if offer.source == "turn" and piece(offer.card) == GENERAL and drawer not in claimants:
+        return f"a drawn general must be taken by its drawer: {drawer} must claim {offer.card}"
+    return None
 
 
 def _card(raw: Any) -> str:
