@@ -383,7 +383,7 @@ def test_random_sessions_conserve_cards_are_zero_sum_end_and_replay(seed: int) -
     text = game.to_jsonl()
     again = load_game(events_from_jsonl(text))
     assert again.state == final
-    assert summary(again.state) == summary(final)
+    assert summary(again.state) == summary(final) == RULES.summary(final)
     assert json.loads(json.dumps(summary(final))) == summary(final)
 
 

@@ -387,6 +387,10 @@ def resolve_claims(state: State, claims: Sequence[Claim]) -> tuple[Claim, str]:
 class FourColorRules:
     game = GAME
 
+    def summary(self, state: State) -> dict[str, Any]:
+        """Scores, winner and whether the session is over (see :func:`summary`)."""
+        return summary(state)
+
     # -- setup ------------------------------------------------------------------------------
     def initial(self, setup: Event) -> State:
         if setup.get("game", GAME) != GAME:
