@@ -99,3 +99,15 @@ def test_bad_input_exits_2_naming_the_problem(
     assert code == 2
     assert message in err and err.startswith("error: ")
     assert out == ""
+
+
+def test_chinese_card_names_are_accepted(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--hand", "紅帥 紅仕 紅相", "--exposed", "綠兵 黃卒 白兵", "--json")
+    result = json.loads(out)
+    assert code == 0 and result["hu"] == 2 + 3
+    assert result["combinations"][0]["cards"] == ["gS", "yS", "wS"]
+
+
+def test_a_negative_threshold_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "--hand", "rG", "--threshold", "-1")
+    assert code == 2 and "--threshold" in err

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from host.rules.fourcolor import Combination, MeldError, classify, meld, score_hand
-from host.rules.fourcolor_combos import ALL_COMBINATIONS, CARD_TYPES, HU, explain
+from host.rules.fourcolor_combos import ALL_COMBINATIONS, CARD_TYPES, HU, KIND_ZH, explain
 from host.rules.notation import NotationError, split_tokens
 
 # The book's table 每种组合的胡数 (手上/场上), one example hand per line.
@@ -26,6 +26,7 @@ HU_TABLE = [
 def test_hu_table(kind: str, cards: str, in_hand: int, exposed: int) -> None:
     assert classify(cards.split()) == kind
     assert HU[kind] == (in_hand, exposed)
+    assert KIND_ZH[kind]
     assert meld(cards.split(), exposed=False).hu == in_hand
     assert meld(cards.split(), exposed=True).hu == exposed
     # Scored as a whole hand, and as a meld laid face up.

@@ -311,6 +311,12 @@ def test_self_drawn_hu_counts_the_hand_value() -> None:
     # Had bob turned it over himself, the pong would count its hand value, 3.
     own = RULES.evolve(replace(state, offer=Offer("rR", "turn", 1)), claim(("bob", "hu", "")))
     assert own.results[-1].score.hu == 13 + 3  # type: ignore[union-attr]
+    # ... unless the table plays the option that a self-drawn card counts exposed too.
+    option = replace(state.options, self_drawn="exposed")
+    own = RULES.evolve(
+        replace(state, offer=Offer("rR", "turn", 1), options=option), claim(("bob", "hu", ""))
+    )
+    assert own.results[-1].score.hu == 13 + 1  # type: ignore[union-attr]
 
 
 def test_false_hu_pays_eleven_to_everyone() -> None:

@@ -10,6 +10,7 @@ import typer
 from host.cli.app import score_app
 from host.cli.common import InputError, JsonOption, emit
 from host.rules.fourcolor import Combination, MeldError, meld, score_hand
+from host.rules.fourcolor_combos import KIND_ZH
 from host.rules.notation import parse_cards, parse_token
 
 
@@ -87,7 +88,8 @@ def score_fourcolor(
         for combo in score.combinations:
             where = "exposed" if combo.exposed else "in hand"
             typer.echo(
-                f"  {' '.join(combo.cards):<12} {combo.kind:<25} {where:<8} {combo.hu:>2} hu"
+                f"  {' '.join(combo.cards):<12} {combo.kind:<25} {KIND_ZH[combo.kind]:\u3000<4} "
+                f"{where:<8} {combo.hu:>2} hu"
             )
         if score.leftover:
             typer.echo(f"  left over: {' '.join(score.leftover)}")

@@ -66,6 +66,17 @@ HU: Final[dict[str, tuple[int, int]]] = {
     GENERAL_KONG: (6, 8),
 }
 KINDS: Final[tuple[str, ...]] = tuple(HU)
+KIND_ZH: Final[dict[str, str]] = {
+    PAIR: "對",
+    SINGLE_GENERAL: "將",
+    CHARIOT_HORSE_CANNON: "車馬包",
+    GENERAL_ADVISOR_ELEPHANT: "將士象",
+    PONG: "碰",
+    THREE_SOLDIERS: "三色兵卒",
+    FOUR_SOLDIERS: "四色兵卒",
+    KONG: "槓",
+    GENERAL_KONG: "將槓",
+}
 
 # Claim classes for priority: kongs and pongs outrank every other combination (chi, 吃).
 PONG_KINDS: Final = frozenset({PONG, KONG, GENERAL_KONG})
