@@ -386,6 +386,10 @@ def test_random_sessions_conserve_cards_are_zero_sum_end_and_replay(seed: int) -
     assert final.finished and len(final.results) <= 3
     for result in final.results:
         assert sum(dict(result.points).values()) == 0
+    undone = [game.undo() for _ in range(min(5, len(game) - 1))]
+    for event in reversed(undone):
+        game.apply(event)
+    assert game.state == final
     text = game.to_jsonl()
     again = load_game(events_from_jsonl(text))
     assert again.state == final
