@@ -335,14 +335,21 @@ class Referee:
                 self._notify("frame")
                 return None
             self._set_view(view)
-            if self.running and view.stable and not self.flags:
-                events = self.adapter.watch(self.game.state, self.facts, self._accepted_facts)
-                self._accepted_facts = self.facts
+            if (
+                self.running
+                and view.stable
+                and not self.flags
+                and self.facts != self._accepted_facts
+            ):
+                previous, self._accepted_facts = self._accepted_facts, self.facts
                 try:
+                    events = self.adapter.watch(self.game.state, self.facts, previous)
                     self.apply_all(events, source="camera")
-                except RefereeError as exc:
-                    # What the table shows is not legal: say so, keep the game as it was.
+                except (RefereeError, NeedsInput, NotationError) as exc:
+                    # What the table shows is not legal, or needs a person's word: say so,
+                    # and keep the game as it was.
                     self.message = str(exc)
+                    self._send_device()
             self._notify("frame")
             return view
 

@@ -1,0 +1,114 @@
+"""Cactus Game at the table: the discard pile tells what was played.
+
+The camera watches the middle of the table. Cards on the discard pile that the game does not
+account for yet (its discard pile plus the action waiting for nopes) are what was just played:
+
+- three characters (wilds included) → a set for the player on turn;
+- ``free_point`` or ``draw_three`` → that action (nothing to choose);
+- another action → its target is asked for on the dashboard (the ``play`` trigger);
+- a ``nope`` on a waiting action → whose it is, when only one player can hold one; otherwise
+  the dashboard's ``nope`` trigger names them.
+
+``done`` (the device's button) resolves the waiting action, or draws a card for the player on
+turn when nothing waits. The engine checks every card against the hands it dealt.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from host.rules.base import Event
+from host.rules.notation import CACTUS_CHARACTERS
+from host.table.adapter import Facts, NeedsInput, TableAdapter
+from host.table.stable import TableView
+from host.table.zones import CENTRE, by_zone
+
+SELF_CONTAINED = ("free_point", "draw_three")
+
+
+class CactusAdapter(TableAdapter):
+    game = "cactus"
+    deck = "cactus"
+
+    def setup(self, rng: random.Random) -> Event:
+        return Event.of("setup", game=self.game, players=self.players, deck=self.shuffled_box(rng))
+
+    def facts(self, view: TableView) -> Facts:
+        zones = by_zone(view.objects, self.players, view.width, view.height)
+        pile = sorted(zones[CENTRE], key=lambda o: o.id)  # the newest card last
+        return {"discard": [o.label for o in pile]}
+
+    def turn(self, state: Any) -> str | None:
+        return None if state.finished else str(state.players[state.turn])
+
+    @staticmethod
+    def _new_cards(state: Any, facts: Facts) -> list[str]:
+        known = Counter(state.discard)
+        if state.pending is not None:
+            known.update([state.pending.card] + ["nope"] * len(state.pending.nopes))
+        seen = facts.get("discard", [])
+        extra: Counter[str] = Counter(seen) - known
+        out = []
+        for label in reversed(seen):  # newest first, then restore play order
+            if extra[label] > 0:
+                out.append(label)
+                extra[label] -= 1
+        return list(reversed(out))
+
+    def watch(self, state: Any, facts: Facts, previous: Facts | None) -> list[Event]:
+        if state.finished:
+            return []
+        new = self._new_cards(state, facts)
+        if not new:
+            return []
+        player = state.players[state.turn]
+        if len(new) == 3 and all(c in CACTUS_CHARACTERS for c in new):
+            return [Event.of("play_set", player=player, cards=new)]
+        if len(new) == 1 and new[0] == "nope" and state.pending is not None:
+            top = state.pending.nopes[-1] if state.pending.nopes else state.pending.actor
+            holders = [
+                p for i, p in enumerate(state.players) if i != top and "nope" in state.hands[i]
+            ]
+            if len(holders) == 1:
+                return [Event.of("nope", player=holders[0])]
+            raise NeedsInput("a nope was played: say whose on the dashboard (trigger 'nope')")
+        if len(new) == 1 and state.pending is None and new[0] in SELF_CONTAINED:
+            return [Event.of("play", player=player, card=new[0])]
+        if len(new) == 1 and state.pending is None:
+            raise NeedsInput(f"{player} played {new[0]}: choose the target on the dashboard")
+        if len(new) < 3 and all(c in CACTUS_CHARACTERS for c in new):
+            return []  # a set being laid down, card by card
+        raise NeedsInput(f"the discard pile gained {' '.join(new)}: enter the play by hand")
+
+    def trigger(self, state: Any, name: str, facts: Facts, data: dict[str, Any]) -> list[Event]:
+        player = state.players[state.turn]
+        if name == "done":
+            if state.pending is not None:
+                return [Event.of("resolve", **_pick(data, "card"))]
+            return [Event.of("draw", player=player, count=int(data.get("count", 1)))]
+        if name == "play":
+            new = self._new_cards(state, facts)
+            card = data.get("card") or (new[-1] if new else None)
+            if card is None:
+                raise NeedsInput("play: which card? (none new on the discard pile)")
+            return [
+                Event.of(
+                    "play", player=player, card=card, **_pick(data, "target", "targets", "name")
+                )
+            ]
+        if name == "nope":
+            return [Event.of("nope", player=data.get("player"))]
+        if name == "resolve":
+            return [Event.of("resolve", **_pick(data, "card"))]
+        if name == "draw":
+            return [Event.of("draw", player=player, count=int(data.get("count", 1)))]
+        raise NeedsInput(f"Cactus: no trigger {name!r} (done, play, nope, resolve, draw)")
+
+
+def _pick(data: dict[str, Any], *keys: str) -> dict[str, Any]:
+    return {k: data[k] for k in keys if data.get(k) is not None}
+
+
+ADAPTER = CactusAdapter
