@@ -217,6 +217,7 @@ class Referee:
                 "status": self.row.status,
                 "players": list(self.players),
                 "turn": self.adapter.turn(self.game.state),
+                "triggers": list(self.adapter.triggers),
                 "summary": summary,
                 "events": len(self.game) - 1,
                 "last_event": self.game.events[-1].to_json() if len(self.game) > 1 else None,

@@ -74,6 +74,7 @@ class TallyAdapter(TableAdapter):
     game = "tally"
     deck = "rummikub"
     timer_seconds = 60
+    triggers = ("done",)
 
     def facts(self, view: TableView) -> Facts:
         zones = by_zone(view.objects, self.players, view.width, view.height)

@@ -32,6 +32,7 @@ class TableAdapter:
     game = "generic"
     deck = "standard"
     timer_seconds = 0  # seconds of a turn timer, 0 for none
+    triggers: tuple[str, ...] = ()  # what the dashboard offers as buttons
 
     def __init__(self, players: Sequence[str], options: dict[str, Any] | None = None) -> None:
         self.players = list(players)

@@ -25,6 +25,7 @@ from host.table.zones import CENTRE, by_zone
 class AllInAdapter(TableAdapter):
     game = "allin"
     deck = "allin"
+    triggers = ("predict", "play", "pass", "all_in", "deal")
 
     def setup(self, rng: random.Random) -> Event:
         data: dict[str, Any] = {"players": self.players, "deck": self.shuffled_box(rng)}

@@ -31,6 +31,7 @@ SELF_CONTAINED = ("free_point", "draw_three")
 class CactusAdapter(TableAdapter):
     game = "cactus"
     deck = "cactus"
+    triggers = ("done", "play", "nope", "resolve", "draw")
 
     def setup(self, rng: random.Random) -> Event:
         return Event.of("setup", game=self.game, players=self.players, deck=self.shuffled_box(rng))

@@ -21,6 +21,7 @@ from host.table.zones import CENTRE, by_zone, rows_of_sets
 class FourColorAdapter(TableAdapter):
     game = "fourcolor"
     deck = "fourcolor"
+    triggers = ("hu", "drawn", "deal")
 
     def facts(self, view: TableView) -> Facts:
         zones = by_zone(view.objects, self.players, view.width, view.height)

@@ -28,6 +28,7 @@ from host.table.zones import rows_of_sets
 class RummikubAdapter(TableAdapter):
     game = "rummikub"
     deck = "rummikub"
+    triggers = ("done", "draw", "end")
 
     def __init__(self, players: Sequence[str], options: dict[str, Any] | None = None) -> None:
         super().__init__(players, options)

@@ -108,6 +108,31 @@ function render() {
   renderTable(snap);
   renderClock();
   renderPlayers(snap);
+  renderTriggers(snap);
+}
+
+function renderTriggers(snap) {
+  const box = $("#triggers");
+  const names = snap.triggers || [];
+  if (box.dataset.names === names.join() && box.dataset.lang === state.lang) return;
+  box.dataset.names = names.join();
+  box.dataset.lang = state.lang;
+  box.replaceChildren();
+  for (const name of names) {
+    const b = document.createElement("button");
+    b.dataset.trigger = name;
+    if (name === "done") b.id = "done";
+    b.textContent = t(`trigger_${name}`);
+    b.addEventListener("click", async () => {
+      let data = {};
+      const raw = $("#trigger-data").value.trim();
+      if (raw) {
+        try { data = JSON.parse(raw); } catch (err) { showMessage(err.message, true); return; }
+      }
+      if (await act("POST", gamePath("/triggers"), { name, data })) $("#trigger-data").value = "";
+    });
+    box.append(b);
+  }
 }
 
 function renderScores(snap) {
@@ -279,7 +304,6 @@ function wire() {
     b.addEventListener("click", () => state.snap && act("POST", gamePath("/timer"), { action: b.dataset.timer }));
   }
   $("#undo").addEventListener("click", () => state.snap && act("POST", gamePath("/undo")));
-  $("#done").addEventListener("click", () => state.snap && act("POST", gamePath("/triggers"), { name: "done" }));
   $("#corr-apply").addEventListener("click", () => applyCorrection($("#corr-all").value));
   $("#corr-cancel").addEventListener("click", closeCorrection);
   $("#hist-player").addEventListener("change", loadHistory);
