@@ -227,3 +227,13 @@ def test_correction_holds_through_flicker_but_not_for_another_tile(table: Table)
     assert ref.facts["centre"] == ["k6"]
     _settle(ref, obj("r2", 500, 375))  # the tile was swapped for another one
     assert ref.facts["centre"] == ["r2"]
+
+
+def test_sets_given_as_tokens_name_objects() -> None:
+    from host.table.reads import FrameRead
+
+    read = FrameRead.model_validate(
+        {"objects": [obj("r7", 100, 100), obj("r8", 140, 100), obj("r7", 400, 100)],
+         "sets": [["r7", "r8"], ["r7"]]}
+    )  # fmt: skip
+    assert read.sets == ((0, 1), (2,))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 
 class Alternative(BaseModel):
@@ -71,3 +71,29 @@ class FrameRead(BaseModel):
     width: int = Field(1000, gt=0)
     height: int = Field(750, gt=0)
     frame: int | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _sets_of_tokens(cls, data: Any) -> Any:
+        # Vision may give sets as token lists (what `tableref check rummikub` takes); map each
+        # token to an object of that label not used yet, so sets always name objects.
+        if not isinstance(data, dict) or not data.get("sets"):
+            return data
+        sets = data["sets"]
+        if not all(isinstance(t, str) for s in sets for t in s):
+            return data
+        objects = data.get("objects") or []
+        labels = [o.get("label") if isinstance(o, dict) else o.label for o in objects]
+        used: set[int] = set()
+        mapped = []
+        for tokens in sets:
+            indices = []
+            for token in tokens:
+                index = next(
+                    (i for i, lab in enumerate(labels) if lab == token and i not in used), None
+                )
+                if index is not None:
+                    used.add(index)
+                    indices.append(index)
+            mapped.append(indices)
+        return {**data, "sets": mapped}
