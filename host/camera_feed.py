@@ -18,12 +18,48 @@ from host.table.reads import FrameRead
 
 Reader = Callable[[Any], FrameRead]
 
+# The referee's deck -> the vision reader that knows its faces.
+VISION_GAMES = {"rummikub": "rummikub", "allin": "allin", "standard": "cards"}
+
+
+def reader_for(deck: str) -> Reader:
+    """Vision's table reader for a deck, wrapped to give the referee's FrameRead."""
+    if deck not in VISION_GAMES:
+        raise InputError(
+            f"vision does not read the {deck} deck yet (it reads: {', '.join(VISION_GAMES)}); "
+            "play this game with entries on the dashboard"
+        )
+    try:
+        from vision.reader import TableReader
+    except ImportError as exc:
+        raise InputError(f"the vision pipeline is not available here ({exc})") from None
+    reader = TableReader(VISION_GAMES[deck])
+
+    def read(image: Any) -> FrameRead:
+        reading = reader.read(image)
+        height, width = image.shape[:2]
+        return FrameRead.model_validate(
+            {
+                "objects": [o.to_json() for o in reading.objects],
+                "sets": [list(s) for s in reading.sets] if reading.sets is not None else None,
+                "width": width,
+                "height": height,
+            }
+        )
+
+    return read
+
 
 class CameraFeed:
-    def __init__(self, frames: Iterable[Any], reader: Reader, table: Table) -> None:
+    """Feeds the active game; the reader follows the game's deck (made once per deck)."""
+
+    def __init__(
+        self, frames: Iterable[Any], table: Table, readers: Callable[[str], Reader] = reader_for
+    ) -> None:
         self.frames = frames
-        self.reader = reader
         self.table = table
+        self.make_reader = readers
+        self.readers: dict[str, Reader] = {}
         self.stop = threading.Event()
         self.count = 0
         self.read_ms: list[float] = []
@@ -32,19 +68,22 @@ class CameraFeed:
     def open(cls, spec: str, table: Table) -> CameraFeed:
         """A feed from a camera index, video file or image folder, read by the vision pipeline."""
         try:
-            from vision.camera import open_source
-            from vision.pipeline import reader_for
+            from vision.camera import frames
         except ImportError as exc:
             raise InputError(f"the vision pipeline is not available here ({exc})") from None
-        referee = table.referee()
-        return cls(open_source(spec), reader_for(referee.adapter.deck), table)
+        return cls((frame.image for frame in frames(spec)), table)
 
     def run(self) -> None:
         for index, image in enumerate(self.frames):
             if self.stop.is_set():
                 break
+            if self.table.active is None:
+                continue  # no game yet: nothing to referee
+            deck = self.table.referee().adapter.deck
+            if deck not in self.readers:
+                self.readers[deck] = self.make_reader(deck)
             started = time.perf_counter()
-            read = self.reader(image).model_copy(update={"frame": index})
+            read = self.readers[deck](image).model_copy(update={"frame": index})
             self.read_ms.append((time.perf_counter() - started) * 1000)
             self.table.feed(read, image)
             self.count += 1
