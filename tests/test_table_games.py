@@ -43,7 +43,7 @@ def test_fourcolor_hu_read_from_the_winners_zone(tmp_path: Path) -> None:
         hand.remove("gR")
     layout = row(hand, 220, 690) + row(["gR", "gR", "gR"], 440, 620) + [obj("rR", 500, 375)]
     _settle(ref, layout)
-    assert sorted(ref.facts["seats"]["bob"], key=len) == [["gR", "gR", "gR"], hand]
+    assert ref.facts["seats"]["bob"] == {"hand": hand, "exposed": [["gR", "gR", "gR"]]}
     assert ref.facts["centre"] == ["rR"]
     with pytest.raises(RefereeError, match="name the winner"):
         ref.trigger("hu", {})
@@ -52,3 +52,22 @@ def test_fourcolor_hu_read_from_the_winners_zone(tmp_path: Path) -> None:
     assert summary["finished"] and summary["winner"] == "bob"
     # 15 hu: (15 - 10 + 1) = 6 from each of the two others
     assert summary["scores"] == {"ann": 30 - 6, "bob": 30 + 12, "cat": 30 - 6}
+
+
+def _night(tmp_path: Path, steps: list[dict[str, Any]]) -> tuple[Referee, list[str]]:
+    from host.script import ScriptPlayer
+
+    player = ScriptPlayer(_table(tmp_path), steps)
+    referee = player.play()
+    return referee, player.errors
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_fourcolor_night_from_the_table_matches_the_ground_truth(tmp_path: Path, seed: int) -> None:
+    from host.demo.scripts import fourcolor_night
+
+    steps, expected = fourcolor_night(["ann", "bob"], seed, hands=3)
+    referee, errors = _night(tmp_path, steps)
+    assert errors == []
+    assert referee.summary() == expected
+    assert sum(1 for s in steps if s.get("trigger") == "hu") >= 1

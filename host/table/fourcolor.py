@@ -3,18 +3,20 @@
 Hands are hidden during play, so the table keeps results only (the engine's log without a
 deck): when a player calls hu they lay their cards open in their seat zone, the concealed
 hand in one row and each exposed meld as its own group, and the winning card lies in the
-middle (the discard just claimed, or the card they turned over themselves). The ``hu``
+middle (the discard just claimed, or the card they turned over themselves). The row farthest
+from the middle is the hand; every other group in the zone is a meld. The ``hu``
 trigger (dashboard) names the winner and whether the card was their own draw; the camera
 gives the cards. ``drawn`` records a drawn hand (naming who dealt last), ``deal`` the next.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from host.rules.base import Event
 from host.table.adapter import Facts, NeedsInput, TableAdapter
-from host.table.stable import TableView
+from host.table.stable import TableObject, TableView
 from host.table.zones import CENTRE, by_zone, rows_of_sets
 
 
@@ -26,7 +28,28 @@ class FourColorAdapter(TableAdapter):
     def facts(self, view: TableView) -> Facts:
         zones = by_zone(view.objects, self.players, view.width, view.height)
         centre = sorted(zones.pop(CENTRE), key=lambda o: o.id)  # newest last
-        seats = {p: [[o.label for o in g] for g in rows_of_sets(objs)] for p, objs in zones.items()}
+        cx, cy = view.width / 2, view.height / 2
+        seats: dict[str, dict[str, Any]] = {}
+        for seat, (player, objs) in enumerate(zones.items()):
+            groups = rows_of_sets(objs)
+            angle = math.radians(seat * 360 / len(self.players))
+            axis = (-math.sin(angle), math.cos(angle))  # from the middle toward the player
+            if not groups:
+                seats[player] = {"hand": [], "exposed": []}
+                continue
+
+            def reach(group: list[TableObject], axis: tuple[float, float] = axis) -> float:
+                return sum(
+                    (o.read.center[0] - cx) * axis[0] + (o.read.center[1] - cy) * axis[1]
+                    for o in group
+                ) / len(group)
+
+            # The concealed hand lies in one row nearest the player; melds nearer the middle.
+            hand = max(groups, key=reach)
+            seats[player] = {
+                "hand": [o.label for o in hand],
+                "exposed": [[o.label for o in g] for g in groups if g is not hand],
+            }
         return {"centre": [o.label for o in centre], "seats": seats}
 
     def turn(self, state: Any) -> str | None:
@@ -38,10 +61,10 @@ class FourColorAdapter(TableAdapter):
             if player not in self.players:
                 raise NeedsInput(f"hu: name the winner, one of {', '.join(self.players)}")
             win_from = data.get("win_from", "other")
-            groups = sorted(facts.get("seats", {}).get(player, []), key=len, reverse=True)
-            if not groups:
+            seat = facts.get("seats", {}).get(player) or {}
+            hand, exposed = seat.get("hand") or [], seat.get("exposed") or []
+            if not hand:
                 raise NeedsInput(f"hu: no cards are read in {player}'s zone")
-            hand, exposed = groups[0], groups[1:]
             win_card = data.get("win_card") or (facts.get("centre") or [None])[-1]
             if win_card is None:
                 raise NeedsInput("hu: put the winning card in the middle (or name it)")
