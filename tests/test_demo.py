@@ -1,0 +1,28 @@
+"""`tableref demo`: the recorded night is refereed to the ground truth's scores and served."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from host.cli import app
+
+
+def test_demo_night_matches_the_ground_truth(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    result = CliRunner().invoke(
+        app, ["demo", "--data-dir", str(tmp_path), "--port", str(port), "--delay", "0",
+              "--no-stay", "--json"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["games"], "no game was played"
+    for game in out["games"]:
+        assert game["errors"] == [], game
+        assert game["matches"], game
+    assert Path(out["store"]).is_file()
