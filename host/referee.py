@@ -142,13 +142,17 @@ class Referee:
         engine: Engine | None = None,
         device: Device | None = None,
         seed: int | None = None,
+        setup: Event | None = None,
         **kwargs: Any,
     ) -> Referee:
         players = list(store.session(session_id).players)
         adapter = adapter_for(game, players, options)
         engine = engine or engine_for(game)
-        # The shuffle is drawn here, outside the pure engine, and recorded in the setup event.
-        setup = adapter.setup(random.Random(seed if seed is not None else secrets.randbits(64)))
+        if setup is None:
+            # The shuffle is drawn here, outside the pure engine, and recorded in the setup.
+            setup = adapter.setup(random.Random(seed if seed is not None else secrets.randbits(64)))
+        elif setup.type != "setup" or setup.get("game") != game or setup.get("players") != players:
+            raise RefereeError(f"a recorded setup must be a {game} setup for {', '.join(players)}")
         try:
             engine.rules.initial(setup)  # refuse a bad setup before anything is stored
         except Exception as exc:  # the engine is pure: any failure means a bad setup
@@ -553,6 +557,7 @@ class Table:
         game: str,
         options: dict[str, Any] | None = None,
         seed: int | None = None,
+        setup: Event | None = None,
     ) -> Referee:
         try:
             engine = self.engines(game)
@@ -567,6 +572,7 @@ class Table:
                 engine=engine,
                 device=self.device,
                 seed=seed,
+                setup=setup,
                 **self.options,
             )
         except StoreError as exc:

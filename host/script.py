@@ -2,7 +2,8 @@
 
 A script is JSON lines; each line is one step:
 
-- ``{"start": {"session": NAME, "players": [...], "game": GAME, "options": {...}}}``
+- ``{"start": {"session": NAME, "players": [...], "game": GAME, "options": {...}}}``, with
+  ``"setup"`` (a whole setup event) when the game's shuffle was recorded;
 - ``{"frame": FRAME_READ}`` — one frame as vision read it (host/table/reads.py), optionally
   with ``"image": PATH`` (relative to the script) when the frame is to be read by vision;
 - ``{"device": "done" | "timer_expired" | "pause" | "resume" | "mute"}`` — a device event;
@@ -101,7 +102,8 @@ class ScriptPlayer:
         if referee is None:
             start = self.steps[0]["start"]
             sid = self.table.store.create_session(start["session"], start["players"])
-            referee = self.table.start_game(sid, start["game"], start.get("options"))
+            setup = Event.from_json(start["setup"]) if start.get("setup") else None
+            referee = self.table.start_game(sid, start["game"], start.get("options"), setup=setup)
         else:
             position = self.resume_position(referee)
             self._warm_up(referee, position)

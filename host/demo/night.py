@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from host.referee import Table
+from host.demo.scripts import tally_sources
 from host.script import ScriptPlayer, Step
 from host.settings import Settings
 
@@ -98,6 +99,7 @@ def play_night(
             "matches": summary.get("scores") == expected.get("scores")
             and summary.get("winner") == expected.get("winner"),
             "steps": len(steps),
+            "events_from": tally_sources(steps),
             "errors": player.errors,
             "seconds": round(time.perf_counter() - started, 2),
         }

@@ -6,10 +6,16 @@ host/script.py and the ground truth's final summary the referee must reach.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from host.demo.layout import HEIGHT, WIDTH, Obj, row, seat_point
+from host.demo.layout import HEIGHT, WIDTH, Obj, groups_in_rows, row, seat_point
+from host.referee import engine_for
+from host.rules.base import Event
 from host.script import Step
+from host.table.adapter import NeedsInput, adapter_for
+from host.table.reads import ObjectRead
+from host.table.stable import TableObject, TableView
 
 CARD_W, CARD_H, GAP = 24.0, 34.0, 3.0
 
@@ -80,4 +86,181 @@ def fourcolor_night(
         if event.type == "deal":
             steps += frames([])  # the cards are gathered up
             steps.append({"trigger": "deal"})
+    return steps, summary(game.state)
+
+
+# -- any engine: from a ground-truth log to what the table shows and does ---------------------
+Layout = Callable[[Any], list[Obj]]
+# (trigger name, its data, the script step that pulls it) for one ground-truth event
+Pulls = Callable[[Event], list[tuple[str, dict[str, Any], Step]]]
+
+
+def view_of(objects: list[Obj]) -> TableView:
+    """The stable view the referee would have of these objects."""
+    reads = [ObjectRead.model_validate(o) for o in objects]
+    table_objects = tuple(TableObject(i + 1, r.label, r, False, True) for i, r in enumerate(reads))
+    return TableView(table_objects, True, WIDTH, HEIGHT)
+
+
+def script_from_log(
+    session: str,
+    events: list[Event],
+    layout: Layout,
+    pulls: Pulls,
+    options: dict[str, Any] | None = None,
+) -> list[Step]:
+    """A table script whose replay through the referee reproduces ``events``.
+
+    For every event the table is laid out as it stands after it. If the camera alone would
+    turn that sight into the event, the frames are the step; else if a button or dashboard
+    trigger after the frames would (and the frames alone do nothing), frames then the trigger;
+    otherwise the event is entered by hand, then the table is shown. Adapters are pure, so
+    each choice is checked here by folding the candidate into the engine's state.
+    """
+    setup = events[0]
+    game, players = str(setup["game"]), list(setup["players"])
+    engine = engine_for(game)
+    adapter = adapter_for(game, players, options)
+    steps: list[Step] = [
+        {"start": {"session": session, "players": players, "game": game,
+                   "options": options or {}, "setup": setup.to_json()}}
+    ]  # fmt: skip
+    state = engine.rules.initial(setup)
+    for event in events[1:]:
+        after = engine.rules.evolve(state, event)
+        objects = layout(after)
+        facts = adapter.facts(view_of(objects))
+
+        def same(produced: list[Event], state: Any = state, after: Any = after) -> bool:
+            folded = state
+            for e in produced:
+                if engine.rules.check(folded, e) is not None:
+                    return False
+                folded = engine.rules.evolve(folded, e)
+            return bool(produced) and folded == after
+
+        try:
+            watched: list[Event] | None = adapter.watch(state, facts, None)
+        except NeedsInput:
+            watched = None
+        if watched and same(watched):
+            shown = frames(objects)
+            shown[-1] = {**shown[-1], "cause": "camera"}
+            steps += shown
+        else:
+            for name, data, step in pulls(event) if not watched else []:
+                try:
+                    produced = adapter.trigger(state, name, facts, data)
+                except NeedsInput:
+                    continue
+                if same(produced):
+                    steps += [*frames(objects), {**step, "cause": "button"}]
+                    break
+            else:
+                steps += [{"event": event.to_json(), "cause": "hand"}, *frames(objects)]
+        state = after
+    return steps
+
+
+def tally_sources(steps: list[Step]) -> dict[str, int]:
+    """How many events the camera, the buttons/dashboard and entries by hand account for."""
+    causes = [step.get("cause") for step in steps]
+    return {c: causes.count(c) for c in ("camera", "button", "hand")}
+
+
+# -- Rummikub --------------------------------------------------------------------------------
+TILE_W, TILE_H = 28.0, 40.0
+
+
+def rummikub_layout(state: Any) -> list[Obj]:
+    return groups_in_rows([list(s) for s in state.table], 20, HEIGHT - 30, TILE_W, TILE_H)
+
+
+def rummikub_pulls(event: Event) -> list[tuple[str, dict[str, Any], Step]]:
+    if event.type in ("play", "draw"):
+        return [("done", {}, {"device": "done"})]
+    if event.type == "time_up":
+        return [("time_up", {}, {"device": "timer_expired"})]
+    if event.type == "end":
+        return [("end", {}, {"trigger": "end"})]
+    return []
+
+
+def rummikub_night(players: list[str], seed: int) -> tuple[list[Step], dict[str, Any]]:
+    import random
+
+    from host.rules.rummikub import summary
+    from host.rules.rummikub_play import new_game, play_out
+
+    rng = random.Random(seed)
+    game = new_game(rng, players)
+    play_out(game, rng)
+    steps = script_from_log(f"demo rummikub {seed}", list(game.events), rummikub_layout,
+                            rummikub_pulls)  # fmt: skip
+    return steps, summary(game.state)
+
+
+# -- Cactus ----------------------------------------------------------------------------------
+def cactus_layout(state: Any) -> list[Obj]:
+    pile = list(state.discard)
+    if state.pending is not None:
+        pile += [state.pending.card] + ["nope"] * len(state.pending.nopes)
+    return row(pile[-8:], WIDTH / 2, HEIGHT / 2, 30, 42, 8)
+
+
+def cactus_pulls(event: Event) -> list[tuple[str, dict[str, Any], Step]]:
+    data = {k: v for k, v in event.data.items() if k != "player"}
+    if event.type in ("resolve", "draw"):
+        return [("done", data, {"device": "done", "data": data} if data else {"device": "done"}),
+                (event.type, data, {"trigger": event.type, "data": data})]  # fmt: skip
+    if event.type == "play":
+        return [("play", data, {"trigger": "play", "data": data})]
+    if event.type == "nope":
+        return [("nope", dict(event.data), {"trigger": "nope", "data": dict(event.data)})]
+    return []
+
+
+def cactus_night(players: list[str], seed: int) -> tuple[list[Step], dict[str, Any]]:
+    from host.rules.cactus import summary
+    from host.rules.cactus_bot import play_game
+
+    game = play_game(players, seed)
+    steps = script_from_log(f"demo cactus {seed}", list(game.events), cactus_layout, cactus_pulls)
+    return steps, summary(game.state)
+
+
+# -- All In ----------------------------------------------------------------------------------
+def allin_layout(state: Any) -> list[Obj]:
+    width = len(state.display) // 2
+    objects: list[Obj] = []
+    for i, card in enumerate(state.display):
+        if card is not None:
+            col, line = i % width, i // width
+            x = WIDTH / 2 + (col - (width - 1) / 2) * 40
+            objects += row([card], x, HEIGHT / 2 - 30 + line * 60, 30, 42, 0)
+    if state.phase in ("deal", "over") and state.results:
+        for seat, hand in enumerate(state.results[-1].hands):
+            cx, cy = seat_point(seat, len(state.players), 0.4)
+            objects += row(list(hand), cx, cy, 26, 36, 4)
+    return objects
+
+
+def allin_pulls(event: Event) -> list[tuple[str, dict[str, Any], Step]]:
+    data = dict(event.data)
+    if event.type == "predict":
+        return [("predict", data, {"trigger": "predict", "data": data})]
+    if event.type in ("pass", "all_in"):
+        return [(event.type, {}, {"trigger": event.type})]
+    if event.type == "play":
+        data.pop("player", None)
+        return [("play", data, {"trigger": "play", "data": data})]
+    return []
+
+
+def allin_night(players: list[str], seed: int) -> tuple[list[Step], dict[str, Any]]:
+    from host.rules.allin import summary
+    from host.rules.allin_bot import play_game
+
+    game = play_game(players, seed)
+    steps = script_from_log(f"demo allin {seed}", list(game.events), allin_layout, allin_pulls)
     return steps, summary(game.state)
