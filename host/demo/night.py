@@ -18,8 +18,8 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from host.referee import Table
 from host.demo.scripts import tally_sources
+from host.referee import Table
 from host.script import ScriptPlayer, Step
 from host.settings import Settings
 
