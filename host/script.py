@@ -34,6 +34,8 @@ from host.table.reads import FrameRead
 Step = dict[str, Any]
 _STEP = re.compile(r"script:(\d+)")
 ImageReader = Callable[[Path], tuple[FrameRead, Any]]
+# Renders a frame step's objects as a camera image and reads it with vision.
+SceneReader = Callable[[list[dict[str, Any]]], tuple[FrameRead, Any]]
 
 
 class ScriptError(ValueError):
@@ -66,11 +68,13 @@ class ScriptPlayer:
         steps: list[Step],
         base: Path | None = None,
         read_image: ImageReader | None = None,
+        see: SceneReader | None = None,
     ) -> None:
         self.table = table
         self.steps = steps
         self.base = base or Path(".")
         self.read_image = read_image
+        self.see = see
         self.referee: Referee | None = None
         self.errors: list[str] = []
         self._last_frame: Step | None = None
@@ -127,7 +131,11 @@ class ScriptPlayer:
 
     def _feed(self, referee: Referee, step: Step, index: int) -> None:
         image = None
-        if "image" in step and self.read_image is not None:
+        frame = step["frame"]
+        if self.see is not None and not frame.get("hand"):
+            read, image = self.see(frame.get("objects", []))
+            read = read.model_copy(update={"frame": index})
+        elif "image" in step and self.read_image is not None:
             read, image = self.read_image(self.base / step["image"])
             read = read.model_copy(
                 update={"frame": index, "hand": step["frame"].get("hand", False)}

@@ -18,6 +18,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
+from host.demo.render import SceneReader, vision_decks
 from host.demo.scripts import tally_sources
 from host.referee import Table
 from host.script import ScriptPlayer, Step
@@ -87,7 +88,10 @@ def play_night(
         make: Night = getattr(import_module(module), name)
         steps, expected = make(demo.players, seed)
         started = time.perf_counter()
-        player = ScriptPlayer(table, steps)
+        see = None
+        if demo.game in vision_decks():
+            see = SceneReader(demo.game, seed)  # frames rendered and read by vision
+        player = ScriptPlayer(table, steps, see=see)
         referee = player.play(delay=delay)
         summary = referee.summary()
         result = {
@@ -101,6 +105,7 @@ def play_night(
             "steps": len(steps),
             "events_from": tally_sources(steps),
             "errors": player.errors,
+            "read_by": "vision" if see is not None else "ground truth (vision reads no such deck)",
             "seconds": round(time.perf_counter() - started, 2),
         }
         results.append(result)
