@@ -95,15 +95,16 @@ def run() -> dict[str, Any]:
 
         listener = threading.Thread(target=listen, daemon=True)
         listener.start()
+        from host.demo.layout import quad
+
         objects = [
             {
                 "label": f"{'krbo'[i % 4]}{i % 13 + 1}",
                 "confidence": 0.97,
-                "quad": [[50 + 40 * (i % 20), 300 + 60 * (i // 20)], [88 + 40 * (i % 20), 300 + 60 * (i // 20)],
-                         [88 + 40 * (i % 20), 352 + 60 * (i // 20)], [50 + 40 * (i % 20), 352 + 60 * (i // 20)]],
+                "quad": quad(70 + 40 * (i % 20), 326 + 60 * (i // 20), 38, 52),
             }
             for i in range(TILES)
-        ]  # fmt: skip
+        ]
         read = FrameRead.model_validate({"objects": objects})
         for index in range(FRAMES):
             frame = read.model_copy(update={"frame": index})
