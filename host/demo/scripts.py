@@ -65,7 +65,8 @@ def fourcolor_night(
         if len(after.results) > len(before.results):
             result = after.results[-1]
             if result.outcome == "drawn":
-                steps.append({"trigger": "drawn", "data": {"player": players[after.last_actor]}})
+                data = {"player": players[after.last_actor]}
+                steps.append({"trigger": "drawn", "data": data, "cause": "button"})
             else:
                 assert result.player is not None and before.offer is not None
                 seat = before.seat(result.player)
@@ -82,10 +83,10 @@ def fourcolor_night(
                 data = {"player": result.player, "win_from": "self" if own else "other"}
                 if result.flower:
                     data["flower"] = result.flower
-                steps.append({"trigger": "hu", "data": data})
+                steps.append({"trigger": "hu", "data": data, "cause": "button"})
         if event.type == "deal":
             steps += frames([])  # the cards are gathered up
-            steps.append({"trigger": "deal"})
+            steps.append({"trigger": "deal", "cause": "button"})
     return steps, summary(game.state)
 
 
@@ -163,7 +164,8 @@ def script_from_log(
 
 
 def tally_sources(steps: list[Step]) -> dict[str, int]:
-    """How many events the camera, the buttons/dashboard and entries by hand account for."""
+    """How many events the camera alone, a button or dashboard trigger (reading the table at
+    that moment) and entries by hand account for."""
     causes = [step.get("cause") for step in steps]
     return {c: causes.count(c) for c in ("camera", "button", "hand")}
 
