@@ -125,6 +125,11 @@ def test_dashboard_live_correct_undo_language(served: dict[str, Any]) -> None:
         page.locator("#manual button").click()
         expect(page.locator("#message")).to_contain_text("it is Bob's turn, not Ann's")
 
+        # any stored game can be looked at, the live one is followed by default
+        expect(page.locator("#game-pick option")).to_have_count(2)
+        page.locator("#game-pick").select_option(str(gid))
+        expect(ann.locator(".score")).to_have_text("4")
+
         # languages of the rule books
         page.locator("#lang").select_option("zh-Hant")
         expect(page.locator("h1")).to_have_text("桌遊裁判")

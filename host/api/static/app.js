@@ -3,7 +3,7 @@
 "use strict";
 
 const $ = (sel) => document.querySelector(sel);
-const state = { snap: null, lang: "en", token: "", selected: null, clockBase: null };
+const state = { snap: null, lang: "en", token: "", selected: null, clockBase: null, follow: "live" };
 const SVG = "http://www.w3.org/2000/svg";
 
 function t(key) {
@@ -77,7 +77,9 @@ function connect() {
   ws.onclose = () => { setConn(false); setTimeout(connect, 1000); };
   ws.onmessage = (msg) => {
     const data = JSON.parse(msg.data);
-    if (data.snapshot) update(data.snapshot, data.kind);
+    const snap = data.snapshot;
+    if (snap && (state.follow === "live" || Number(state.follow) === snap.game_id)) update(snap, data.kind);
+    if (data.kind === "start" || data.kind === "hello") loadGames();
     window.__tablerefLast = { kind: data.kind, sent: data.sent, frame: data.snapshot && data.snapshot.frame, at: Date.now() / 1000 };
   };
 }
@@ -292,6 +294,27 @@ async function loadHistory() {
   }
 }
 
+async function loadGames() {
+  const games = await api("GET", "/api/games").catch(() => null);
+  if (!games) return;
+  const pick = $("#game-pick");
+  const keep = pick.value;
+  const live = new Option(t("live_game"), "live");
+  live.dataset.i18n = "live_game";
+  pick.replaceChildren(live, ...games.map((g) => {
+    const scores = Object.entries((g.summary || {}).scores || {}).map(([p, s]) => `${p} ${s}`).join(", ");
+    return new Option(`#${g.id} ${g.game} · ${t(g.status)} · ${scores}`, String(g.id));
+  }));
+  pick.value = [...pick.options].some((o) => o.value === keep) ? keep : "live";
+}
+
+async function showGame(value) {
+  state.follow = value;
+  const path = value === "live" ? "/api/games/current" : `/api/games/${value}`;
+  const snap = await api("GET", path).catch(() => null);
+  if (snap && snap.table) update(snap, "hello");
+}
+
 // -- wiring ----------------------------------------------------------------------------------
 function wire() {
   $("#lang").addEventListener("change", (e) => applyLanguage(e.target.value));
@@ -307,6 +330,7 @@ function wire() {
   $("#corr-apply").addEventListener("click", () => applyCorrection($("#corr-all").value));
   $("#corr-cancel").addEventListener("click", closeCorrection);
   $("#hist-player").addEventListener("change", loadHistory);
+  $("#game-pick").addEventListener("change", (e) => showGame(e.target.value));
   $("#manual").addEventListener("submit", async (e) => {
     e.preventDefault();
     let event;
@@ -335,6 +359,7 @@ async function boot() {
   wire();
   applyLanguage(preferredLanguage());
   try { update(await api("GET", "/api/games/current"), "hello"); } catch (e) { /* no game yet */ }
+  loadGames();
   connect();
 }
 
