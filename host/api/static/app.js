@@ -21,6 +21,7 @@ function applyLanguage(lang) {
     el.placeholder = t(el.dataset.i18nPlaceholder);
   }
   render();
+  loadGames();
 }
 
 function preferredLanguage() {
@@ -79,7 +80,7 @@ function connect() {
     const data = JSON.parse(msg.data);
     const snap = data.snapshot;
     if (snap && (state.follow === "live" || Number(state.follow) === snap.game_id)) update(snap, data.kind);
-    if (data.kind === "start" || data.kind === "hello") loadGames();
+    if (["start", "hello", "event", "undo", "status"].includes(data.kind)) loadGames();
     window.__tablerefLast = { kind: data.kind, sent: data.sent, frame: data.snapshot && data.snapshot.frame, at: Date.now() / 1000 };
   };
 }
