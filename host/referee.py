@@ -125,6 +125,8 @@ class Referee:
         self.timer = Timer(seconds=adapter.timer_seconds)
         self.muted = False
         self.context = ""  # added to every journal row's source (e.g. a replay's step)
+        # Corrections made before a restart, re-applied to the same objects when seen again.
+        self._corrections = store.corrections(game_id)
         try:
             self.game: Game[Any] = Game(engine.rules, store.events(game_id))
         except (LogError, RuleViolation) as exc:
@@ -339,6 +341,8 @@ class Referee:
             if view is None:  # a hand over the table: nothing to learn from this frame
                 self._notify("frame")
                 return None
+            if self._corrections:
+                view = self._recall_corrections(view)
             self._set_view(view)
             if (
                 self.running
@@ -357,6 +361,20 @@ class Referee:
                     self._send_device()
             self._notify("frame")
             return view
+
+    def _recall_corrections(self, view: TableView) -> TableView:
+        changed = False
+        for obj in view.objects:
+            if obj.corrected:
+                continue
+            cx, cy = obj.read.center
+            for c in reversed(self._corrections):  # the newest word counts
+                near = abs(cx - c.x) <= c.size / 2 and abs(cy - c.y) <= c.size / 2
+                if near and obj.read.label == c.read_label:
+                    self.stabiliser.correct(obj.id, c.label)
+                    changed = True
+                    break
+        return self.stabiliser.view() if changed else view
 
     def _set_view(self, view: TableView) -> None:
         self.view = view
@@ -383,6 +401,8 @@ class Referee:
                     f"cannot correct to {token}: the box holds {held} × {token} "
                     f"and {others} already lie on the table"
                 )
+            cx, cy = obj.read.center  # committed before it is shown
+            self.store.add_correction(self.game_id, cx, cy, obj.read.size, obj.read.label, token)
             self.stabiliser.correct(object_id, token)
             self._set_view(self.stabiliser.view())
             self.message = f"corrected: {obj.read.label} → {token}"

@@ -70,6 +70,18 @@ CREATE TABLE IF NOT EXISTS journal (
     at TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+-- A person's word on one read (where the object lay, what the camera said, what it is):
+-- kept so a restart re-applies it to the same object still lying there.
+CREATE TABLE IF NOT EXISTS corrections (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    x REAL NOT NULL,
+    y REAL NOT NULL,
+    size REAL NOT NULL,
+    read_label TEXT NOT NULL,
+    label TEXT NOT NULL,
+    at TEXT NOT NULL
+);
 -- The journal is append-only: the database itself refuses edits and deletions.
 CREATE TRIGGER IF NOT EXISTS journal_no_update BEFORE UPDATE ON journal
 BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
@@ -135,6 +147,15 @@ class JournalEntry:
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class Correction:
+    x: float
+    y: float
+    size: float
+    read_label: str
+    label: str
+
+
 def fold_journal(entries: list[JournalEntry]) -> list[Event]:
     """The game's log: events still standing after every undo marker."""
     log: list[Event] = []
@@ -159,6 +180,14 @@ class ExportJournalEntry(_Strict):
     at: str
 
 
+class ExportCorrection(_Strict):
+    x: float
+    y: float
+    size: float
+    read_label: str
+    label: str
+
+
 class ExportGame(_Strict):
     id: int
     game: str
@@ -168,6 +197,7 @@ class ExportGame(_Strict):
     summary: dict[str, Any] | None = None
     events: list[dict[str, Any]]
     journal: list[ExportJournalEntry] | None = None
+    corrections: list[ExportCorrection] = Field(default_factory=list)
 
 
 class ExportSession(_Strict):
@@ -428,6 +458,21 @@ class Store:
                 "UPDATE games SET status = ?, ended = ? WHERE id = ?", (status, _now(), game_id)
             )
 
+    # -- corrections -------------------------------------------------------------------------
+    def add_correction(
+        self, game_id: int, x: float, y: float, size: float, read_label: str, label: str
+    ) -> None:
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO corrections (game_id, x, y, size, read_label, label, at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, x, y, size, read_label, label, _now()),
+            )
+
+    def corrections(self, game_id: int) -> list[Correction]:
+        rows = self._all("SELECT * FROM corrections WHERE game_id = ? ORDER BY id", game_id)
+        return [Correction(r["x"], r["y"], r["size"], r["read_label"], r["label"]) for r in rows]
+
     # -- export / import ---------------------------------------------------------------------
     def export_session(self, session_id: int) -> dict[str, Any]:
         s = self.session(session_id)
@@ -444,6 +489,16 @@ class Store:
                     "summary": g.summary,
                     "events": [e.to_json() for e in fold_journal(journal)],
                     "journal": [j.to_json() for j in journal],
+                    "corrections": [
+                        {
+                            "x": c.x,
+                            "y": c.y,
+                            "size": c.size,
+                            "read_label": c.read_label,
+                            "label": c.label,
+                        }
+                        for c in self.corrections(g.id)
+                    ],
                 }
             )
         return {
@@ -585,6 +640,12 @@ class Store:
                         ),
                     )
                     gid = int(cur.lastrowid or 0)
+                    for c in g.corrections:
+                        db.execute(
+                            "INSERT INTO corrections (game_id, x, y, size, read_label, label, at)"
+                            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                            (gid, c.x, c.y, c.size, c.read_label, c.label, _now()),
+                        )
                     for e in entries:
                         payload = (
                             None
@@ -599,6 +660,11 @@ class Store:
         except BaseException:
             # The session row was committed first; remove it so a failed import leaves nothing.
             with self._tx() as db:
+                db.execute(
+                    "DELETE FROM corrections WHERE game_id IN "
+                    "(SELECT id FROM games WHERE session_id = ?)",
+                    (sid,),
+                )
                 db.execute("DELETE FROM seats WHERE session_id = ?", (sid,))
                 db.execute("DELETE FROM sessions WHERE id = ?", (sid,))
             raise

@@ -237,3 +237,18 @@ def test_sets_given_as_tokens_name_objects() -> None:
          "sets": [["r7", "r8"], ["r7"]]}
     )  # fmt: skip
     assert read.sets == ((0, 1), (2,))
+
+
+def test_a_correction_survives_a_restart(table: Table, tmp_path: Path) -> None:
+    ref = _start(table)
+    unsure = obj("k5", 500, 375, conf=0.3, alts=["k6"])
+    _settle(ref, unsure)
+    (tile,) = ref.view.objects
+    ref.correct(tile.id, "k6")
+    again = Table(Store(tmp_path / "t.sqlite3"), FakeDevice(), stable_frames=3)
+    again.resume()
+    resumed = again.referee()
+    _settle(resumed, unsure)
+    assert resumed.facts["centre"] == ["k6"] and resumed.flags == {}
+    _settle(resumed, obj("k5", 100, 375, conf=0.3))  # elsewhere: another tile, still doubtful
+    assert resumed.flags

@@ -87,8 +87,10 @@ def test_export_import_round_trip(store: Store, tmp_path: Path) -> None:
     sid, gid = _game(store)
     store.append(gid, Event.of("score", player="ann", points=3))
     store.append_undo(gid)
+    store.add_correction(gid, 500.0, 375.0, 40.0, "k5", "k6")
     store.set_summary(gid, {"scores": {"ann": 0, "bob": 0}, "winner": None, "finished": False})
     exported = store.export_session(sid)
+    assert exported["games"][0]["corrections"][0]["label"] == "k6"
     other = Store(tmp_path / "other.sqlite3")
     new_sid = other.import_session(json.dumps(exported))
     again = other.export_session(new_sid)
