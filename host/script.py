@@ -154,7 +154,13 @@ class ScriptPlayer:
             if "frame" in step:
                 self._feed(referee, step, index)
             elif "device" in step:
+                before = len(self.table.store.journal(referee.game_id))
                 referee.device_event(DeviceEvent(step["device"], step.get("data") or {}))
+                after = len(self.table.store.journal(referee.game_id))
+                if step.get("cause") and after == before:
+                    # A button the script expects to record something was refused.
+                    self.errors.append(f"step {index}: {step['device']} changed nothing: "
+                                       f"{referee.message}")  # fmt: skip
             elif "trigger" in step:
                 referee.trigger(step["trigger"], step.get("data"), source=source)
             elif "event" in step:

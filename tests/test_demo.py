@@ -17,7 +17,7 @@ def test_demo_night_matches_the_ground_truth(tmp_path: Path) -> None:
         port = s.getsockname()[1]
     result = CliRunner().invoke(
         app, ["demo", "--data-dir", str(tmp_path), "--port", str(port), "--delay", "0",
-              "--no-stay", "--json"],
+              "--no-stay", "--no-vision", "--json"],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)

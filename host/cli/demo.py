@@ -24,6 +24,9 @@ def demo(
     stay: Annotated[
         bool, typer.Option(help="Keep serving the dashboard after the night (Ctrl-C ends).")
     ] = True,
+    vision: Annotated[
+        bool, typer.Option(help="Render frames and read them with vision where it can.")
+    ] = True,
     as_json: JsonOption = False,
 ) -> None:
     """Play a recorded game night: one game of each kind, refereed, stored and served."""
@@ -44,7 +47,7 @@ def demo(
         if not as_json:
             _print_game(result)
 
-    results = play_night(table, seed=seed, delay=delay, on_game=progress)
+    results = play_night(table, seed=seed, delay=delay, on_game=progress, vision=vision)
     emit({"games": results, "store": str(settings.db_path)}, as_json, lambda: None)
     if stay and not as_json:
         typer.echo(f"the night is over; the dashboard stays at http://{host}:{port}/ (Ctrl-C ends)")
@@ -61,5 +64,11 @@ def _print_game(result: dict[str, Any]) -> None:
     scores = ", ".join(f"{p} {s}" for p, s in (result["scores"] or {}).items())
     mark = "= ground truth" if result["matches"] else "≠ ground truth " + str(result["expected"])
     typer.echo(f"{result['game']:>10}: {scores}; winner {result['winner']}  ({mark})")
+    if result.get("vision"):
+        v = result["vision"]
+        typer.echo(
+            f"            vision read {v['right']} of {v['objects']} objects right; a person "
+            f"confirmed {v['confirmed']}, corrected {v['relabelled']}, added {v['missed']}"
+        )
     for error in result["errors"]:
         typer.echo(f"            {error}")

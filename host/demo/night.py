@@ -80,6 +80,7 @@ def play_night(
     delay: float = 0.0,
     games: list[DemoGame] | None = None,
     on_game: Callable[[dict[str, Any]], None] | None = None,
+    vision: bool = True,
 ) -> list[dict[str, Any]]:
     """Referee every demo game on ``table``; one result per game."""
     results = []
@@ -89,7 +90,7 @@ def play_night(
         steps, expected = make(demo.players, seed)
         started = time.perf_counter()
         see = None
-        if demo.game in vision_decks():
+        if vision and demo.game in vision_decks():
             see = SceneReader(demo.game, seed)  # frames rendered and read by vision
         player = ScriptPlayer(table, steps, see=see)
         referee = player.play(delay=delay)
@@ -106,6 +107,7 @@ def play_night(
             "events_from": tally_sources(steps),
             "errors": player.errors,
             "read_by": "vision" if see is not None else "ground truth (vision reads no such deck)",
+            "vision": see.stats.to_json() if see is not None else None,
             "seconds": round(time.perf_counter() - started, 2),
         }
         results.append(result)

@@ -171,7 +171,7 @@ def tally_sources(steps: list[Step]) -> dict[str, int]:
 
 
 # -- Rummikub --------------------------------------------------------------------------------
-TILE_W, TILE_H = 28.0, 40.0
+TILE_W, TILE_H = 44.0, 62.0  # as large as a camera over a real table sees them
 
 
 def rummikub_layout(state: Any) -> list[Obj]:
