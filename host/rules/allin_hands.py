@@ -1,0 +1,231 @@
+"""All In hand ranking (RULINGS §1): categories, side A/B values and the book's tie-break.
+
+The book does not use poker kickers: two hands of one category compare the highest card
+*within the pattern* (the pair, the two pairs, the straight, the triple of a full house; for
+high card the highest card), by rank and then by suit. Rune cards are never part of a hand.
+
+A card is coded as ``rank * 4 + suit_strength`` (suit strength 3 = strongest suit), so one
+integer comparison orders two cards by rank and then suit. A hand's ``key`` is the value of
+its category followed by its pattern cards (highest first) and then the other cards: the
+first card decides between hands at one table (their cards are disjoint), the rest makes the
+order strict over every possible hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Final, NamedTuple
+
+from host.rules.notation import (
+    ALLIN_SUIT_NAMES,
+    ALLIN_SUITS,
+    RANK_VALUE,
+    RANKS,
+    RUNE,
+    STANDARD_TO_ALLIN_SUIT,
+    NotationError,
+    parse_cards,
+    standard_to_allin,
+)
+
+HAND_SIZE: Final = 5
+RUNES_PER_RUNE_CARD: Final = 2
+DEFAULT_SUIT_ORDER: Final[str] = "cmbt"  # clock > mask > beetle > tree (RULINGS §1)
+
+# Hand categories, strongest first on side A.
+CATEGORIES: Final[tuple[str, ...]] = (
+    "straight_flush",
+    "four_of_a_kind",
+    "full_house",
+    "flush",
+    "straight",
+    "three_of_a_kind",
+    "two_pair",
+    "pair",
+    "high_card",
+)
+VALUES: Final[dict[str, dict[str, int]]] = {
+    "A": {
+        "straight_flush": 10,
+        "four_of_a_kind": 7,
+        "full_house": 6,
+        "flush": 5,
+        "straight": 4,
+        "three_of_a_kind": 3,
+        "two_pair": 2,
+        "pair": 1,
+        "high_card": 0,
+    },
+}
+# Side B swaps straight and full house in both value and order; values stay distinct, so a
+# category's value is also its place in the order on either side.
+VALUES["B"] = {**VALUES["A"], "full_house": 4, "straight": 6}
+LABELS: Final[dict[str, str]] = {
+    "straight_flush": "straight flush",
+    "four_of_a_kind": "four of a kind",
+    "full_house": "full house",
+    "flush": "flush",
+    "straight": "straight",
+    "three_of_a_kind": "three of a kind",
+    "two_pair": "two pair",
+    "pair": "pair",
+    "high_card": "high card",
+}
+_WHEEL: Final = (14, 5, 4, 3, 2)
+
+
+class HandRank(NamedTuple):
+    """A ranked hand. ``key`` orders hands (greater is better) under one side and suit order."""
+
+    name: str  # category, e.g. "straight"
+    value: int  # runes the category scores on this side
+    key: tuple[int, ...]
+    pattern: tuple[str, ...]  # the cards forming the pattern, highest first
+    rune_cards: int
+
+    @property
+    def runes(self) -> int:
+        """Runes the hand scores: its category's value plus 2 per rune card."""
+        return self.value + RUNES_PER_RUNE_CARD * self.rune_cards
+
+    @property
+    def label(self) -> str:
+        return LABELS[self.name]
+
+    def describe(self) -> str:
+        text = f"{self.label} ({' '.join(self.pattern)})" if self.pattern else self.label
+        if self.rune_cards:
+            text += f" + {self.rune_cards} rune card{'s' if self.rune_cards > 1 else ''}"
+        return text
+
+
+def parse_suit_order(text: str | Sequence[str]) -> str:
+    """Suit order strongest first as 4 letters, from ``cmbt``, ``c>m>b>t``, ``clock,mask,…``.
+
+    Standard-deck suit letters (``SHDC``) are accepted too and mapped like the cards.
+    """
+    raw = text if isinstance(text, str) else " ".join(text)
+    parts = [p for p in raw.replace(">", " ").replace(",", " ").split() if p]
+    if len(parts) == 1 and len(parts[0]) == 4:
+        parts = list(parts[0])
+    names = {name: letter for letter, name in ALLIN_SUIT_NAMES.items()}
+    order = []
+    for part in parts:
+        low = part.lower()
+        if low in ALLIN_SUITS:
+            order.append(low)
+        elif low in names:
+            order.append(names[low])
+        elif part.upper() in STANDARD_TO_ALLIN_SUIT:
+            order.append(STANDARD_TO_ALLIN_SUIT[part.upper()])
+        else:
+            raise NotationError(f"unknown suit {part!r} in suit order {raw!r}", token=part)
+    if sorted(order) != sorted(ALLIN_SUITS):
+        raise NotationError(
+            f"suit order {raw!r} must name each of the 4 suits once "
+            f"(clock c, mask m, beetle b, tree t), strongest first"
+        )
+    return "".join(order)
+
+
+def suit_strengths(suit_order: str = DEFAULT_SUIT_ORDER) -> dict[str, int]:
+    """Suit letter → strength (3 = strongest) for a valid 4-letter order."""
+    return {suit: 3 - i for i, suit in enumerate(suit_order)}
+
+
+_CODE_CACHE: dict[tuple[str, str], dict[str, int]] = {}
+
+
+def card_codes(suit_order: str = DEFAULT_SUIT_ORDER) -> dict[str, int]:
+    """Token → integer code (rank*4 + suit strength) for every non-rune All In card."""
+    cached = _CODE_CACHE.get(("allin", suit_order))
+    if cached is None:
+        strength = suit_strengths(suit_order)
+        cached = {f"{r}{s}": RANK_VALUE[r] * 4 + strength[s] for r in RANKS for s in ALLIN_SUITS}
+        _CODE_CACHE[("allin", suit_order)] = cached
+    return cached
+
+
+def token_of(code: int, suit_order: str = DEFAULT_SUIT_ORDER) -> str:
+    rank = code >> 2
+    rank = 14 if rank == 1 else rank  # the ace counted low in A-2-3-4-5
+    return f"{RANKS[rank - 2]}{suit_order[3 - (code & 3)]}"
+
+
+def rank_codes(codes: Sequence[int], side: str = "A") -> tuple[str, tuple[int, ...], int]:
+    """Category, pattern length and key body for card codes (no runes), the fast core.
+
+    Returns ``(category, ordered codes, pattern length)``: the ordered codes list the pattern
+    cards first (highest first), then the rest; the ace of A-2-3-4-5 is recoded as rank 1.
+    """
+    cs = sorted(codes, reverse=True)
+    n = len(cs)
+    ranks = [c >> 2 for c in cs]
+    counts: dict[int, int] = {}
+    for r in ranks:
+        counts[r] = counts.get(r, 0) + 1
+    if n == HAND_SIZE and len(counts) == HAND_SIZE:
+        flush = (cs[0] & 3) == (cs[1] & 3) == (cs[2] & 3) == (cs[3] & 3) == (cs[4] & 3)
+        straight = ranks[0] - ranks[4] == 4
+        if not straight and tuple(ranks) == _WHEEL:
+            straight = True
+            cs = [*cs[1:], 4 + (cs[0] & 3)]  # the ace counts as 1: the 5 is the highest card
+        if straight:
+            return ("straight_flush" if flush else "straight"), tuple(cs), 5
+        if flush:
+            return "flush", tuple(cs), 5
+        return "high_card", tuple(cs), 1
+    if len(counts) == n:
+        return "high_card", tuple(cs), 1 if n else 0
+    # Group by multiplicity then rank: the pattern is the biggest groups.
+    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
+    shape = tuple(c for _, c in groups)
+    ordered: list[int] = []
+    for rank, _ in groups:
+        ordered.extend(c for c in cs if c >> 2 == rank)
+    if shape[0] == 4:
+        return "four_of_a_kind", tuple(ordered), 4
+    if shape[0] == 3:
+        if len(shape) > 1 and shape[1] == 2:
+            return "full_house", tuple(ordered), 5
+        return "three_of_a_kind", tuple(ordered), 3
+    if len(shape) > 1 and shape[1] == 2:
+        return "two_pair", tuple(ordered), 4
+    return "pair", tuple(ordered), 2
+
+
+def evaluate(
+    cards: Iterable[str],
+    side: str = "A",
+    suit_order: str = DEFAULT_SUIT_ORDER,
+    *,
+    deck: str = "allin",
+) -> HandRank:
+    """Rank a shown hand of 5 cards (tokens of ``deck``: "allin" or "standard").
+
+    Rune cards (standard deck: jokers) are left out of the hand and add 2 runes each.
+    """
+    if side not in VALUES:
+        raise ValueError(f"unknown side {side!r}: All In's player aid has sides A and B")
+    tokens = parse_cards(deck, list(cards))
+    if deck == "standard":
+        tokens = [standard_to_allin(t) for t in tokens]
+    elif deck != "allin":
+        raise ValueError(f"All In is played with the allin or standard deck, not {deck!r}")
+    if len(tokens) != HAND_SIZE:
+        raise NotationError(
+            f"an All In hand is {HAND_SIZE} cards, got {len(tokens)}: {' '.join(tokens)}"
+        )
+    codes_of = card_codes(suit_order)
+    codes = [codes_of[t] for t in tokens if t != RUNE]
+    rune_cards = len(tokens) - len(codes)
+    name, ordered, length = rank_codes(codes, side)
+    value = VALUES[side][name]
+    pattern = tuple(token_of(c, suit_order) for c in ordered[:length])
+    return HandRank(name, value, (value, *ordered), pattern, rune_cards)
+
+
+def hand_key(codes: Sequence[int], side: str = "A") -> tuple[int, ...]:
+    """The comparable key of a hand given as card codes (runes left out): bench/test speed."""
+    name, ordered, _ = rank_codes(codes, side)
+    return (VALUES[side][name], *ordered)
