@@ -40,7 +40,7 @@ from host.rules.allin_hands import (
     parse_suit_order,
 )
 from host.rules.base import Event, RuleViolation
-from host.rules.notation import BOX, RUNE, NotationError, parse_token, standard_to_allin
+from host.rules.notation import BOX, NotationError, parse_token, standard_to_allin
 
 __all__ = [
     "CATEGORIES",
@@ -53,6 +53,8 @@ __all__ = [
     "capacity",
     "evaluate",
     "pot_shares",
+    "showdown",
+    "summary",
 ]
 
 GAME: Final = "allin"
@@ -741,7 +743,11 @@ def summary(state: AllInState) -> dict[str, Any]:
                 "round": r.round,
                 "best": state.players[r.best],
                 "hands": {
-                    state.players[i]: {"cards": list(r.hands[i]), "hand": rk.name, "runes": rk.runes}
+                    state.players[i]: {
+                        "cards": list(r.hands[i]),
+                        "hand": rk.name,
+                        "runes": rk.runes,
+                    }
                     for i, rk in enumerate(r.ranks)
                 },
                 "pot": r.pot,
@@ -751,6 +757,83 @@ def summary(state: AllInState) -> dict[str, Any]:
             for r in state.results
         ],
     }
+
+
+def showdown(
+    hands: Mapping[str, Sequence[str]],
+    side: str = "A",
+    suits: str = DEFAULT_SUIT_ORDER,
+    *,
+    predictions: Mapping[str, str] | None = None,
+    pot: int | None = None,
+    deck: str = "allin",
+) -> dict[str, Any]:
+    """Score shown hands (name → 5 tokens) and, with predictions, share the pot.
+
+    Raises :class:`NotationError` naming the problem: an unknown card, a card shown twice,
+    a hand that is not 5 cards, a prediction naming nobody at the table.
+    """
+    if not hands:
+        raise NotationError("no hands to score: give NAME=CARDS for each player")
+    if len(hands) > MAX_PLAYERS:
+        raise NotationError(f"All In is for at most {MAX_PLAYERS} players, got {len(hands)}")
+    suit_order = parse_suit_order(suits)
+    ranks: dict[str, HandRank] = {}
+    seen: dict[str, list[str]] = {}
+    for name, cards in hands.items():
+        try:
+            ranks[name] = evaluate(cards, side, suit_order, deck=deck)
+        except NotationError as exc:
+            raise NotationError(f"{name}: {exc}", token=exc.token, game=exc.game) from None
+        for token in cards:
+            seen.setdefault(_card_in_or_raise(deck, token), []).append(name)
+    for card, owners in seen.items():
+        if len(owners) > BOX["allin"][card]:
+            where = ", ".join(owners)
+            raise NotationError(
+                f"{card} is shown {len(owners)} times ({where}): the deck has "
+                f"{BOX['allin'][card]} of it",
+                token=card,
+                game="allin",
+            )
+    order = sorted(ranks, key=lambda n: ranks[n].key, reverse=True)
+    result: dict[str, Any] = {
+        "players": [
+            {
+                "name": name,
+                "cards": [_card_in_or_raise(deck, t) for t in hands[name]],
+                "hand": rank.name,
+                "pattern": list(rank.pattern),
+                "value": rank.value,
+                "rune_cards": rank.rune_cards,
+                "runes": rank.runes,
+            }
+            for name, rank in ranks.items()
+        ],
+        "best": order[0],
+        "order": order,
+    }
+    if predictions:
+        for voter, target in predictions.items():
+            for who in (voter, target):
+                if who not in hands:
+                    raise NotationError(
+                        f"prediction {voter}={target}: {who!r} shows no hand "
+                        f"(players: {', '.join(hands)})"
+                    )
+        if pot is None:
+            pot = start_pot(len(hands))
+        if pot < 0:
+            raise NotationError(f"the pot cannot be negative ({pot})")
+        winners = [v for v, t in predictions.items() if t == order[0]]
+        share, carry = pot_shares(pot, len(winners))
+        result["pot"] = {"size": pot, "shares": {v: share for v in winners}, "carry": carry}
+    return result
+
+
+def _card_in_or_raise(deck: str, token: str) -> str:
+    card = parse_token(deck, token)
+    return standard_to_allin(card) if deck == "standard" else card
 
 
 RULES: Final = AllInRules()

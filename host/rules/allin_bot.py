@@ -25,9 +25,7 @@ def start(players: list[str], rng: random.Random, **options: Any) -> Game[AllInS
 def _play_candidates(state: AllInState, actor: int, rng: random.Random) -> list[Event]:
     name = state.players[actor]
     hand = list(state.hands[actor])
-    others = [
-        p for i, p in enumerate(state.players) if i != actor and i != state.all_in
-    ]
+    others = [p for i, p in enumerate(state.players) if i != actor and i != state.all_in]
     table = state.uncovered()
     if state.options.enchanted_discard and state.discard:
         table.append(state.discard[-1])
@@ -73,9 +71,7 @@ def _play_candidates(state: AllInState, actor: int, rng: random.Random) -> list[
         hold = rest + gained
         extra = len(hold) - 5
         discard = rng.sample(hold, extra) if extra > 0 else []
-        events.append(
-            Event.of("play", player=name, card=card, effects=effects, discard=discard)
-        )
+        events.append(Event.of("play", player=name, card=card, effects=effects, discard=discard))
     return events
 
 
@@ -89,9 +85,7 @@ def next_event(state: AllInState, rng: random.Random) -> Event:
             voter = rng.choice([i for i in range(n) if state.predictions[i] is None])
         else:
             voter = state.turn
-        return Event.of(
-            "predict", player=state.players[voter], target=rng.choice(state.players)
-        )
+        return Event.of("predict", player=state.players[voter], target=rng.choice(state.players))
     if len(state.deck) < MAX_DRAW and state.discard:
         order = list(state.discard)
         rng.shuffle(order)

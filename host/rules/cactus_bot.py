@@ -59,9 +59,7 @@ def next_event(state: CactusState, rng: random.Random) -> Event:
     pending = state.pending
     if pending is not None:
         top = pending.nopes[-1] if pending.nopes else pending.actor
-        nopers = [
-            p for i, p in enumerate(state.players) if i != top and "nope" in state.hands[i]
-        ]
+        nopers = [p for i, p in enumerate(state.players) if i != top and "nope" in state.hands[i]]
         if nopers and rng.random() < 0.3:
             return Event.of("nope", player=rng.choice(nopers))
         if need_shuffle and pending.card == "draw_three":
