@@ -205,7 +205,9 @@ def _parse_options(raw: Any) -> Options:
     if side not in VALUES:
         raise _bad(f"side must be A or B, not {raw.get('side')!r}")
     try:
-        suits = parse_suit_order(str(raw.get("suits", DEFAULT_SUIT_ORDER)))
+        suits = parse_suit_order(
+            str(raw.get("suits", DEFAULT_SUIT_ORDER)), str(raw.get("deck", "allin"))
+        )
     except NotationError as exc:
         raise _bad(str(exc)) from None
     deck = str(raw.get("deck", "allin"))
@@ -777,7 +779,7 @@ def showdown(
         raise NotationError("no hands to score: give NAME=CARDS for each player")
     if len(hands) > MAX_PLAYERS:
         raise NotationError(f"All In is for at most {MAX_PLAYERS} players, got {len(hands)}")
-    suit_order = parse_suit_order(suits)
+    suit_order = parse_suit_order(suits, deck)
     ranks: dict[str, HandRank] = {}
     seen: dict[str, list[str]] = {}
     for name, cards in hands.items():

@@ -99,31 +99,38 @@ class HandRank(NamedTuple):
         return text
 
 
-def parse_suit_order(text: str | Sequence[str]) -> str:
-    """Suit order strongest first as 4 letters, from ``cmbt``, ``c>m>b>t``, ``clock,mask,…``.
+_STANDARD_SUIT_NAMES: Final[dict[str, str]] = {
+    "spades": "S",
+    "hearts": "H",
+    "diamonds": "D",
+    "clubs": "C",
+}
 
-    Standard-deck suit letters (``SHDC``) are accepted too and mapped like the cards.
-    """
-    raw = text if isinstance(text, str) else " ".join(text)
-    parts = [p for p in raw.replace(">", " ").replace(",", " ").split() if p]
+
+def parse_suit_order(text: str, deck: str = "allin") -> str:
+    """Suit order strongest first as 4 All In letters, from ``cmbt``, ``c>m>b>t``,
+    ``clock,mask,beetle,tree``; with ``deck="standard"``: ``SHDC``, ``spades,hearts,…``
+    (mapped onto the All In suits like the cards)."""
+    parts = [p for p in text.replace(">", " ").replace(",", " ").split() if p]
     if len(parts) == 1 and len(parts[0]) == 4:
         parts = list(parts[0])
-    names = {name: letter for letter, name in ALLIN_SUIT_NAMES.items()}
+    if deck == "standard":
+        letters = {**{s: s for s in STANDARD_TO_ALLIN_SUIT}, **_STANDARD_SUIT_NAMES}
+        mapping = {k: STANDARD_TO_ALLIN_SUIT[v] for k, v in letters.items()}
+        hint = "spades S, hearts H, diamonds D, clubs C"
+    else:
+        mapping = {s: s for s in ALLIN_SUITS}
+        mapping.update({name: letter for letter, name in ALLIN_SUIT_NAMES.items()})
+        hint = "clock c, mask m, beetle b, tree t"
+    folded = {k.lower(): v for k, v in mapping.items()}
     order = []
     for part in parts:
-        low = part.lower()
-        if low in ALLIN_SUITS:
-            order.append(low)
-        elif low in names:
-            order.append(names[low])
-        elif part.upper() in STANDARD_TO_ALLIN_SUIT:
-            order.append(STANDARD_TO_ALLIN_SUIT[part.upper()])
-        else:
-            raise NotationError(f"unknown suit {part!r} in suit order {raw!r}", token=part)
+        if part.lower() not in folded:
+            raise NotationError(f"unknown suit {part!r} in suit order {text!r} ({hint})", part)
+        order.append(folded[part.lower()])
     if sorted(order) != sorted(ALLIN_SUITS):
         raise NotationError(
-            f"suit order {raw!r} must name each of the 4 suits once "
-            f"(clock c, mask m, beetle b, tree t), strongest first"
+            f"suit order {text!r} must name each of the 4 suits once ({hint}), strongest first"
         )
     return "".join(order)
 
@@ -152,46 +159,61 @@ def token_of(code: int, suit_order: str = DEFAULT_SUIT_ORDER) -> str:
     return f"{RANKS[rank - 2]}{suit_order[3 - (code & 3)]}"
 
 
-def rank_codes(codes: Sequence[int], side: str = "A") -> tuple[str, tuple[int, ...], int]:
-    """Category, pattern length and key body for card codes (no runes), the fast core.
-
-    Returns ``(category, ordered codes, pattern length)``: the ordered codes list the pattern
-    cards first (highest first), then the rest; the ace of A-2-3-4-5 is recoded as rank 1.
-    """
-    cs = sorted(codes, reverse=True)
-    n = len(cs)
-    ranks = [c >> 2 for c in cs]
+def _plan_ranks(ranks: tuple[int, ...]) -> tuple[str, tuple[int, ...], int, bool]:
+    """For ranks sorted high to low: category without flushes, the order that lists the
+    pattern cards first, the pattern length, and whether it is the ace-low straight."""
+    n = len(ranks)
     counts: dict[int, int] = {}
     for r in ranks:
         counts[r] = counts.get(r, 0) + 1
     if n == HAND_SIZE and len(counts) == HAND_SIZE:
-        flush = (cs[0] & 3) == (cs[1] & 3) == (cs[2] & 3) == (cs[3] & 3) == (cs[4] & 3)
-        straight = ranks[0] - ranks[4] == 4
-        if not straight and tuple(ranks) == _WHEEL:
-            straight = True
-            cs = [*cs[1:], 4 + (cs[0] & 3)]  # the ace counts as 1: the 5 is the highest card
-        if straight:
-            return ("straight_flush" if flush else "straight"), tuple(cs), 5
-        if flush:
-            return "flush", tuple(cs), 5
-        return "high_card", tuple(cs), 1
+        if ranks[0] - ranks[4] == 4:
+            return "straight", (0, 1, 2, 3, 4), 5, False
+        if ranks == _WHEEL:
+            return "straight", (1, 2, 3, 4, 0), 5, True  # the ace counts as 1
+        return "high_card", (0, 1, 2, 3, 4), 1, False
     if len(counts) == n:
-        return "high_card", tuple(cs), 1 if n else 0
+        return "high_card", tuple(range(n)), 1 if n else 0, False
     # Group by multiplicity then rank: the pattern is the biggest groups.
     groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
     shape = tuple(c for _, c in groups)
-    ordered: list[int] = []
-    for rank, _ in groups:
-        ordered.extend(c for c in cs if c >> 2 == rank)
+    perm = tuple(i for rank, _ in groups for i in range(n) if ranks[i] == rank)
     if shape[0] == 4:
-        return "four_of_a_kind", tuple(ordered), 4
+        return "four_of_a_kind", perm, 4, False
     if shape[0] == 3:
         if len(shape) > 1 and shape[1] == 2:
-            return "full_house", tuple(ordered), 5
-        return "three_of_a_kind", tuple(ordered), 3
+            return "full_house", perm, 5, False
+        return "three_of_a_kind", perm, 3, False
     if len(shape) > 1 and shape[1] == 2:
-        return "two_pair", tuple(ordered), 4
-    return "pair", tuple(ordered), 2
+        return "two_pair", perm, 4, False
+    return "pair", perm, 2, False
+
+
+# rank tuple → plan; at most 6,188 five-card rank multisets (plus the shorter rune hands)
+_PLANS: dict[tuple[int, ...], tuple[str, tuple[int, ...], int, bool]] = {}
+_FLUSHED: Final[dict[str, str]] = {"straight": "straight_flush", "high_card": "flush"}
+
+
+def rank_codes(codes: Sequence[int]) -> tuple[str, tuple[int, ...], int]:
+    """Category, ordered codes and pattern length for card codes (no runes): the fast core.
+
+    The ordered codes list the pattern cards first (highest first), then the rest; the ace of
+    A-2-3-4-5 is recoded as rank 1 so that the 5 is the straight's highest card.
+    """
+    cs = sorted(codes, reverse=True)
+    ranks = tuple([c >> 2 for c in cs])
+    plan = _PLANS.get(ranks)
+    if plan is None:
+        plan = _PLANS[ranks] = _plan_ranks(ranks)
+    name, perm, length, wheel = plan
+    ordered = [cs[i] for i in perm]
+    if wheel:
+        ordered[4] = 4 + (ordered[4] & 3)
+    if length == 5 or name == "high_card":
+        suit = cs[0] & 3
+        if len(cs) == HAND_SIZE and all(c & 3 == suit for c in cs) and name in _FLUSHED:
+            name, length = _FLUSHED[name], 5
+    return name, tuple(ordered), length
 
 
 def evaluate(
@@ -219,7 +241,7 @@ def evaluate(
     codes_of = card_codes(suit_order)
     codes = [codes_of[t] for t in tokens if t != RUNE]
     rune_cards = len(tokens) - len(codes)
-    name, ordered, length = rank_codes(codes, side)
+    name, ordered, length = rank_codes(codes)
     value = VALUES[side][name]
     pattern = tuple(token_of(c, suit_order) for c in ordered[:length])
     return HandRank(name, value, (value, *ordered), pattern, rune_cards)
@@ -227,5 +249,5 @@ def evaluate(
 
 def hand_key(codes: Sequence[int], side: str = "A") -> tuple[int, ...]:
     """The comparable key of a hand given as card codes (runes left out): bench/test speed."""
-    name, ordered, _ = rank_codes(codes, side)
+    name, ordered, _ = rank_codes(codes)
     return (VALUES[side][name], *ordered)
