@@ -42,11 +42,11 @@ def score_allin(
         ),
     ] = "A",
     suits: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--suits", help="Suit order, strongest first, e.g. cmbt or clock,mask,beetle,tree."
         ),
-    ] = "cmbt",
+    ] = None,
     pot: Annotated[
         int | None,
         typer.Option("--pot", help="Runes in the pot (default 4; 2 with 2 players)."),

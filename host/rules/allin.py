@@ -205,9 +205,9 @@ def _parse_options(raw: Any) -> Options:
     if side not in VALUES:
         raise _bad(f"side must be A or B, not {raw.get('side')!r}")
     try:
-        suits = parse_suit_order(
-            str(raw.get("suits", DEFAULT_SUIT_ORDER)), str(raw.get("deck", "allin"))
-        )
+        suits = DEFAULT_SUIT_ORDER
+        if "suits" in raw:
+            suits = parse_suit_order(str(raw["suits"]), str(raw.get("deck", "allin")))
     except NotationError as exc:
         raise _bad(str(exc)) from None
     deck = str(raw.get("deck", "allin"))
@@ -526,7 +526,8 @@ class _Table:
             raise _bad(f"cannot take {card}: {self.locked_words(card)}")
 
     def effect(self, actor: int, step: Mapping[str, Any]) -> None:
-        kind = _kind(step)
+        _kind(step)
+        kind = step["effect"]
         hand = self.hands[actor]
         if kind == "take":
             card = self.card(step.get("card"), "take")
@@ -764,7 +765,7 @@ def summary(state: AllInState) -> dict[str, Any]:
 def showdown(
     hands: Mapping[str, Sequence[str]],
     side: str = "A",
-    suits: str = DEFAULT_SUIT_ORDER,
+    suits: str | None = None,
     *,
     predictions: Mapping[str, str] | None = None,
     pot: int | None = None,
@@ -779,7 +780,7 @@ def showdown(
         raise NotationError("no hands to score: give NAME=CARDS for each player")
     if len(hands) > MAX_PLAYERS:
         raise NotationError(f"All In is for at most {MAX_PLAYERS} players, got {len(hands)}")
-    suit_order = parse_suit_order(suits, deck)
+    suit_order = DEFAULT_SUIT_ORDER if suits is None else parse_suit_order(suits, deck)
     ranks: dict[str, HandRank] = {}
     seen: dict[str, list[str]] = {}
     for name, cards in hands.items():
