@@ -282,7 +282,7 @@ def test_next_round_first_player_is_the_poorest_then_the_lowest_hand() -> None:
 
 def test_pot_top_ups_by_round_and_player_count() -> None:
     for players, adds in ((["a", "b"], (4, 6)), (P3, (6, 8))):
-        game, state = at_showdown(players, BOOK[: len(players)])
+        _, state = at_showdown(players, BOOK[: len(players)])
         for add, round_no in zip(adds, (2, 3), strict=True):
             votes = [predict(p, players[-1]) for p in players]
             before = state.pot
