@@ -146,6 +146,12 @@ def test_reveal_keeps_one_and_discards_the_rest_in_the_chosen_order() -> None:
     assert "Km" in game.state.hands[0] and game.state.discard == ("Kb", "Kc")
 
 
+def test_reveal_of_both_rune_cards_keeps_one_and_discards_the_other() -> None:
+    game = start(P3, H3, "Ac Am", "R R Kb")
+    game.apply(play("ann", "2c", {"effect": "reveal", "n": 3, "keep": "R"}))
+    assert game.state.hands[0].count("R") == 1 and sorted(game.state.discard) == ["Kb", "R"]
+
+
 def test_rune_effect_takes_one_from_the_supply() -> None:
     game = start(P3, H3, "Ac Am")
     game.apply(play("ann", "2c", {"effect": "rune"}, DRAW))

@@ -570,7 +570,8 @@ class _Table:
         keep = self.card(step.get("keep"), "reveal: keep")
         if keep not in shown:
             raise _bad(f"reveal: {keep} is not among the revealed {' '.join(shown)}")
-        rest = [c for c in shown if c != keep]
+        rest = list(shown)
+        rest.remove(keep)  # one copy: both rune cards may be revealed together
         order = [self.card(c, "reveal: order") for c in step.get("order") or rest]
         if sorted(order) != sorted(rest):
             raise _bad(f"reveal: 'order' must list the other revealed cards {' '.join(rest)}")

@@ -44,7 +44,8 @@ def _play_candidates(state: AllInState, actor: int, rng: random.Random) -> list[
             n = rng.choice([n for n in (3, 4, 5) if n <= len(state.deck)])
             shown = list(state.deck[:n])
             keep = rng.choice(shown)
-            order = [c for c in shown if c != keep]
+            order = list(shown)
+            order.remove(keep)
             rng.shuffle(order)
             effects.append({"effect": "reveal", "n": n, "keep": keep, "order": order})
             gained.append(keep)
