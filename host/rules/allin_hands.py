@@ -229,22 +229,34 @@ def evaluate(
     """
     if side not in VALUES:
         raise ValueError(f"unknown side {side!r}: All In's player aid has sides A and B")
-    tokens = parse_cards(deck, list(cards))
-    if deck == "standard":
-        tokens = [standard_to_allin(t) for t in tokens]
-    elif deck != "allin":
-        raise ValueError(f"All In is played with the allin or standard deck, not {deck!r}")
+    tokens = list(cards)
+    codes_of = card_codes(suit_order)
+    # Fast path: canonical All In tokens, no card twice, at most the box's 2 rune cards.
+    runes = tokens.count(RUNE)
+    distinct = len(set(tokens)) + max(runes - 1, 0) == len(tokens)
+    known = all(t in codes_of or t == RUNE for t in tokens)
+    if deck != "allin" or runes > 2 or not distinct or not known:
+        tokens = _parsed(tokens, deck)
     if len(tokens) != HAND_SIZE:
         raise NotationError(
             f"an All In hand is {HAND_SIZE} cards, got {len(tokens)}: {' '.join(tokens)}"
         )
-    codes_of = card_codes(suit_order)
     codes = [codes_of[t] for t in tokens if t != RUNE]
     rune_cards = len(tokens) - len(codes)
     name, ordered, length = rank_codes(codes)
     value = VALUES[side][name]
     pattern = tuple(token_of(c, suit_order) for c in ordered[:length])
     return HandRank(name, value, (value, *ordered), pattern, rune_cards)
+
+
+def _parsed(raw: list[str], deck: str) -> list[str]:
+    """Tokens as typed → canonical All In tokens, box-checked (errors name the card)."""
+    tokens = parse_cards(deck, raw)
+    if deck == "standard":
+        tokens = [standard_to_allin(t) for t in tokens]
+    elif deck != "allin":
+        raise ValueError(f"All In is played with the allin or standard deck, not {deck!r}")
+    return tokens
 
 
 def hand_key(codes: Sequence[int], side: str = "A") -> tuple[int, ...]:
