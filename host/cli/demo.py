@@ -17,6 +17,7 @@ from host.cli.common import JsonOption, emit
 from host.cli.replay import render_summary, replay_text
 from host.rules import allin_bot, cactus_bot
 from host.rules.allin import showdown
+from host.rules.allin_hands import LABELS
 
 # The rule book's scoring example: Alice's 4-5-6-7-8 beats Dan's A-2-3-4-5 and Phil's kings.
 BOOK_HANDS = {
@@ -57,7 +58,7 @@ def demo(
         typer.echo("\n== All In: a 4-player game by seeded bots, replayed from its log ==")
         render_summary(result["allin_game"])
         for r in result["allin_game"]["rounds"]:
-            hands = ", ".join(f"{n} {h['hand']}" for n, h in r["hands"].items())
+            hands = ", ".join(f"{n} {LABELS[h['hand']]}" for n, h in r["hands"].items())
             typer.echo(f"  round {r['round']}: best {r['best']} ({hands}); pot {r['pot']}")
         typer.echo("\n== Cactus Game: a 3-player game by seeded bots, replayed from its log ==")
         render_summary(result["cactus_game"])
