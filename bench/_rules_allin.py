@@ -18,19 +18,9 @@ from typing import Any
 
 from treys import Card, Evaluator
 
+from host.rules.allin_hands import TEXTBOOK_COUNTS as TEXTBOOK
 from host.rules.allin_hands import VALUES, card_codes, evaluate, hand_key, rank_codes
 
-TEXTBOOK = {
-    "straight_flush": 40,
-    "four_of_a_kind": 624,
-    "full_house": 3744,
-    "flush": 5108,
-    "straight": 10200,
-    "three_of_a_kind": 54912,
-    "two_pair": 123552,
-    "pair": 1098240,
-    "high_card": 1302540,
-}
 TREYS_CLASS = {
     0: "straight_flush",  # royal flush
     1: "straight_flush",

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import replace
 from typing import Any
+
+import game_helpers
 
 from host.rules.allin import ALL_CARDS, RULES, AllInState
 from host.rules.base import Event, Game
@@ -13,15 +14,7 @@ from host.rules.base import Event, Game
 def stacked(*front: str) -> list[str]:
     """All 54 cards: ``front`` first (hands 5 by 5 in seat order, then the display), the rest
     in box order."""
-    rest = Counter(ALL_CARDS)
-    rest.subtract(front)
-    assert all(n >= 0 for n in rest.values()), "a card is stacked twice"
-    tail = []
-    for card in ALL_CARDS:
-        if rest[card] > 0:
-            rest[card] -= 1
-            tail.append(card)
-    return [*front, *tail]
+    return game_helpers.stacked(ALL_CARDS, front)
 
 
 def hands_deck(hands: list[str], display: str = "", more: str = "") -> list[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
+import game_helpers
 
 from host.rules.base import Event, Game
 from host.rules.cactus import ALL_CARDS, RULES, CactusState
@@ -10,16 +10,7 @@ from host.rules.cactus import ALL_CARDS, RULES, CactusState
 
 def stacked(hands: list[str], more: str = "") -> list[str]:
     """The 90 white cards: the hands (5 each, seat order), then ``more``, then the rest."""
-    front = [c for h in hands for c in h.split()] + more.split()
-    rest = Counter(ALL_CARDS)
-    rest.subtract(front)
-    assert all(n >= 0 for n in rest.values()), "more copies stacked than the box holds"
-    tail = []
-    for card in ALL_CARDS:
-        if rest[card] > 0:
-            rest[card] -= 1
-            tail.append(card)
-    return [*front, *tail]
+    return game_helpers.stacked(ALL_CARDS, [c for h in hands for c in h.split()] + more.split())
 
 
 def start(players: list[str], hands: list[str], more: str = "") -> Game[CactusState]:

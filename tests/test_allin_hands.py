@@ -17,20 +17,12 @@ from host.rules.allin_hands import (
     parse_suit_order,
     rank_codes,
 )
+from host.rules.allin_hands import (
+    TEXTBOOK_COUNTS as TEXTBOOK,
+)
 from host.rules.notation import ALLIN_SUITS, RANKS, NotationError
 
 # Textbook five-card frequencies out of C(52, 5) = 2,598,960.
-TEXTBOOK = {
-    "straight_flush": 40,
-    "four_of_a_kind": 624,
-    "full_house": 3744,
-    "flush": 5108,
-    "straight": 10200,
-    "three_of_a_kind": 54912,
-    "two_pair": 123552,
-    "pair": 1098240,
-    "high_card": 1302540,
-}
 TREYS_CLASS = {
     "Straight Flush": "straight_flush",
     "Royal Flush": "straight_flush",

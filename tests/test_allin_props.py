@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from game_helpers import assert_replays_and_redoes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from host.rules.allin import ALL_CARDS, RULES, RUNE_SUPPLY, AllInState
+from host.rules.allin import ALL_CARDS, RUNE_SUPPLY, AllInState
 from host.rules.allin_bot import play_game
-from host.rules.base import Game, events_from_jsonl
+from host.rules.base import Game
 
 VARIANTS: list[dict[str, Any]] = [{}, {"enchanted_discard": True}, {"closed_minds_eye": True}]
 
@@ -50,12 +51,7 @@ def test_bot_games_conserve_end_and_replay(
         assert heirs and list(game.state_at(_last_round_end(game, 3)).runes).count(top) > 1
     else:
         assert rounds == 3
-    replayed = Game(RULES, events_from_jsonl(game.to_jsonl()))
-    assert replayed.state == state
-    undone = [game.undo() for _ in range(min(undo_depth, len(game) - 1))]
-    for event in reversed(undone):
-        game.apply(event)
-    assert game.state == state
+    assert_replays_and_redoes(game, undo_depth)
 
 
 def _last_round_end(game: Game[AllInState], round_no: int) -> int:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+from game_helpers import assert_replays_and_redoes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from host.rules.base import Game, events_from_jsonl
-from host.rules.cactus import ALL_CARDS, RULES, SCORE_CARDS, CactusState
+from host.rules.cactus import ALL_CARDS, SCORE_CARDS, CactusState
 from host.rules.cactus_bot import play_game
 
 
@@ -31,12 +31,7 @@ def test_bot_games_conserve_end_and_replay(seed: int, players: int, undo_depth: 
     assert sum(s >= state.target for s in state.scores) == 1
     for index in range(len(game)):
         _conserved(game.state_at(index))
-    replayed = Game(RULES, events_from_jsonl(game.to_jsonl()))
-    assert replayed.state == state
-    undone = [game.undo() for _ in range(min(undo_depth, len(game) - 1))]
-    for event in reversed(undone):
-        game.apply(event)
-    assert game.state == state
+    assert_replays_and_redoes(game, undo_depth)
 
 
 def test_bots_exercise_every_action_and_the_nope_chain() -> None:

@@ -41,6 +41,7 @@ from host.rules.allin_hands import (
 )
 from host.rules.base import Event, RuleViolation
 from host.rules.notation import BOX, NotationError, parse_token, standard_to_allin
+from host.rules.stepwise import StepRules, reshuffled, seats
 
 __all__ = [
     "CATEGORIES",
@@ -291,31 +292,22 @@ def _new_round(state: AllInState, deck: tuple[str, ...]) -> AllInState:
 
 
 # -- the fold ---------------------------------------------------------------------------------
-class AllInRules:
+class AllInRules(StepRules[AllInState]):
     game = GAME
 
     def initial(self, setup: Event) -> AllInState:
-        players = setup.get("players")
-        if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
-            raise _bad("setup needs 'players': a list of names in seat order")
-        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-            raise _bad(f"All In is for 2–5 players, not {len(players)}")
-        if len(set(players)) != len(players):
-            raise _bad("player names must differ")
+        players, first = seats(setup, "All In", MIN_PLAYERS, MAX_PLAYERS)
         options = _parse_options(setup.get("options"))
         deck = _check_deck(setup.get("deck"), options)
-        first = setup.get("first", players[0])
-        if first not in players:
-            raise _bad(f"first player {first!r} is not one of {', '.join(players)}")
         n = len(players)
         pot = start_pot(n)
         state = AllInState(
-            players=tuple(players),
+            players=players,
             options=options,
             round=1,
             phase="play",
-            turn=players.index(first),
-            first=players.index(first),
+            turn=first,
+            first=first,
             hands=(),
             display=(),
             deck=(),
@@ -326,14 +318,7 @@ class AllInRules:
         )
         return _new_round(state, deck)
 
-    def check(self, state: AllInState, event: Event) -> str | None:
-        try:
-            _step(state, event)
-        except RuleViolation as exc:
-            return str(exc)
-        return None
-
-    def evolve(self, state: AllInState, event: Event) -> AllInState:
+    def step(self, state: AllInState, event: Event) -> AllInState:
         return _step(state, event)
 
     def summary(self, state: AllInState) -> dict[str, Any]:
@@ -379,20 +364,10 @@ def _step(state: AllInState, event: Event) -> AllInState:
 
 
 def _shuffle(state: AllInState, event: Event) -> AllInState:
-    if len(state.deck) >= MAX_DRAW:
-        raise _bad(f"shuffle: the deck still holds {len(state.deck)} cards")
-    if not state.discard:
-        raise _bad("shuffle: the discard pile is empty")
-    order = event.get("order")
-    if not isinstance(order, list):
-        raise _bad("shuffle needs 'order': the discard pile's cards in their new order")
-    cards = [_card_in(state.options.deck, t) for t in order]
-    if Counter(cards) != Counter(state.discard):
-        raise _bad(
-            f"shuffle: the order must be the discard pile's {len(state.discard)} cards "
-            f"({' '.join(sorted(state.discard))}), got {' '.join(cards)}"
-        )
-    return replace(state, deck=state.deck + tuple(cards), discard=())
+    deck = reshuffled(
+        state.deck, state.discard, event, lambda t: _card_in(state.options.deck, t), MAX_DRAW
+    )
+    return replace(state, deck=deck, discard=())
 
 
 @dataclass

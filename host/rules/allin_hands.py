@@ -72,6 +72,19 @@ LABELS: Final[dict[str, str]] = {
     "high_card": "high card",
 }
 _WHEEL: Final = (14, 5, 4, 3, 2)
+# How many of the C(52, 5) = 2,598,960 hands without rune cards fall in each category (the
+# textbook frequencies): what an exhaustive ranking must reproduce.
+TEXTBOOK_COUNTS: Final[dict[str, int]] = {
+    "straight_flush": 40,
+    "four_of_a_kind": 624,
+    "full_house": 3744,
+    "flush": 5108,
+    "straight": 10200,
+    "three_of_a_kind": 54912,
+    "two_pair": 123552,
+    "pair": 1098240,
+    "high_card": 1302540,
+}
 
 
 class HandRank(NamedTuple):

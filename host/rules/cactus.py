@@ -36,6 +36,7 @@ from host.rules.notation import (
     parse_cards,
     parse_token,
 )
+from host.rules.stepwise import StepRules, reshuffled, seats
 
 __all__ = ["RULES", "CactusRules", "CactusState", "SetCheck", "check_set", "target_score"]
 
@@ -152,17 +153,11 @@ def _card(token: Any, what: str) -> str:
         raise _bad(f"{what}: {exc}") from None
 
 
-class CactusRules:
+class CactusRules(StepRules[CactusState]):
     game = GAME
 
     def initial(self, setup: Event) -> CactusState:
-        players = setup.get("players")
-        if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
-            raise _bad("setup needs 'players': a list of names in seat order")
-        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-            raise _bad(f"Cactus Game is for 2–6 players, not {len(players)}")
-        if len(set(players)) != len(players):
-            raise _bad("player names must differ")
+        players, first = seats(setup, "Cactus Game", MIN_PLAYERS, MAX_PLAYERS)
         if setup.get("options"):
             raise _bad("Cactus Game has no options")
         raw = setup.get("deck")
@@ -171,31 +166,21 @@ class CactusRules:
         deck = tuple(_card(t, "deck") for t in raw)
         if Counter(deck) != Counter(ALL_CARDS):
             raise _bad("the deck must hold the box's 90 white cards, each kind as often as boxed")
-        first = setup.get("first", players[0])
-        if first not in players:
-            raise _bad(f"first player {first!r} is not one of {', '.join(players)}")
         n = len(players)
         hands = tuple(deck[HAND_SIZE * i : HAND_SIZE * (i + 1)] for i in range(n))
         return CactusState(
-            players=tuple(players),
+            players=players,
             hands=hands,
             deck=deck[HAND_SIZE * n :],
             discard=(),
             scores=(0,) * n,
             supply=SCORE_CARDS,
-            turn=players.index(first),
+            turn=first,
             started_empty=False,
             target=target_score(n),
         )
 
-    def check(self, state: CactusState, event: Event) -> str | None:
-        try:
-            _step(state, event)
-        except RuleViolation as exc:
-            return str(exc)
-        return None
-
-    def evolve(self, state: CactusState, event: Event) -> CactusState:
+    def step(self, state: CactusState, event: Event) -> CactusState:
         return _step(state, event)
 
     def summary(self, state: CactusState) -> dict[str, Any]:
@@ -364,17 +349,8 @@ def _draw(state: CactusState, actor: int, event: Event) -> CactusState:
 
 
 def _shuffle(state: CactusState, event: Event) -> CactusState:
-    if len(state.deck) >= MAX_DRAW:
-        raise _bad(f"shuffle: the deck still holds {len(state.deck)} cards")
-    if not state.discard:
-        raise _bad("shuffle: the discard pile is empty")
-    order = event.get("order")
-    if not isinstance(order, list):
-        raise _bad("shuffle needs 'order': the discard pile's cards in their new order")
-    cards = tuple(_card(t, "shuffle") for t in order)
-    if Counter(cards) != Counter(state.discard):
-        raise _bad(f"shuffle: the order must hold exactly the discard pile's {len(state.discard)}")
-    return replace(state, deck=state.deck + cards, discard=())
+    deck = reshuffled(state.deck, state.discard, event, lambda t: _card(t, "shuffle"), MAX_DRAW)
+    return replace(state, deck=deck, discard=())
 
 
 def _resolve(state: CactusState, event: Event) -> CactusState:
