@@ -361,6 +361,16 @@ def test_heirs_of_the_prophets_plays_an_extra_round_then_may_leave_no_winner() -
     assert state.finished and state.winner is None and state.runes == (4, 9, 9)
 
 
+def test_summary_names_scores_turn_and_winner() -> None:
+    game = start(P3, H3, "Ac Am")
+    game.apply(passes("ann"))
+    summary = RULES.summary(game.state)
+    assert summary["scores"] == {"ann": 0, "bob": 0, "cy": 0} and summary["turn"] == "bob"
+    assert (summary["finished"], summary["winner"], summary["phase"]) == (False, None, "play")
+    over = fold(_last_round((10, 0, 0), BOOK), *[predict(p, "cy") for p in P3])
+    assert RULES.summary(over)["winner"] == "ann" and RULES.summary(over)["turn"] is None
+
+
 def test_undo_then_redo_gives_the_same_state() -> None:
     game = start(P3, H3, "Ac Am", "Kc")
     game.apply(play("ann", "2c", take("Ac")))

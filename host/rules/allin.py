@@ -716,6 +716,8 @@ def summary(state: AllInState) -> dict[str, Any]:
         "finished": state.finished,
         "round": state.round,
         "phase": state.phase,
+        # who acts next: plays in the play phase, predicts next in the predict phase
+        "turn": state.players[state.turn] if state.phase in ("play", "predict") else None,
         "pot": state.pot,
         "rounds": [
             {
