@@ -26,3 +26,15 @@ def test_demo_night_matches_the_ground_truth(tmp_path: Path) -> None:
         assert game["errors"] == [], game
         assert game["matches"], game
     assert Path(out["store"]).is_file()
+
+
+def test_demo_is_the_same_night_for_the_same_seed(tmp_path: Path) -> None:
+    from host.api.app import build_table
+    from host.demo.night import play_night
+    from host.settings import Settings
+
+    def night(where: Path) -> list[tuple[str, object]]:
+        table = build_table(Settings(data_dir=where, device="none"))
+        return [(r["game"], r["scores"]) for r in play_night(table, seed=11, vision=False)]
+
+    assert night(tmp_path / "a") == night(tmp_path / "b")
