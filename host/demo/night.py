@@ -87,11 +87,12 @@ def play_night(
     for demo in games if games is not None else available():
         module, name = demo.script.split(":")
         make: Night = getattr(import_module(module), name)
-        steps, expected = make(demo.players, seed)
+        game_seed = seed + GAMES.index(demo)  # each game its own shuffle
+        steps, expected = make(demo.players, game_seed)
         started = time.perf_counter()
         see = None
         if vision and demo.game in vision_decks():
-            see = SceneReader(demo.game, seed)  # frames rendered and read by vision
+            see = SceneReader(demo.game, game_seed)  # frames rendered and read by vision
         player = ScriptPlayer(table, steps, see=see)
         referee = player.play(delay=delay)
         summary = referee.summary()
