@@ -71,3 +71,29 @@ def test_fourcolor_night_from_the_table_matches_the_ground_truth(tmp_path: Path,
     assert errors == []
     assert referee.summary() == expected
     assert sum(1 for s in steps if s.get("trigger") == "hu") >= 1
+
+
+def test_allin_showdown_hands_the_game_rules_out_are_flagged(tmp_path: Path) -> None:
+    from host.demo.scripts import allin_layout
+    from host.rules.allin_bot import play_game
+
+    truth = play_game(["ann", "bob", "cy"], 5)
+    end = next(i for i in range(1, len(truth)) if truth.state_at(i).results)
+    table = _table(tmp_path)
+    sid = table.store.create_session("night", ["ann", "bob", "cy"])
+    ref = table.start_game(sid, "allin", setup=truth.events[0])
+    ref.apply_all(list(truth.events[1 : end + 1]), source="test")
+    layout = allin_layout(ref.state)
+    _settle(ref, layout)
+    assert ref.flags == {}
+    shown = ref.state.results[-1].hands[0]
+    stranger = next(c for c in ref.state.results[-1].hands[1] if c != "R")
+    wrong = [dict(o) for o in layout]
+    index = next(i for i, o in enumerate(wrong) if o["label"] == shown[0])
+    wrong[index]["label"] = stranger
+    _settle(ref, wrong)
+    # a second copy of a unique card, and in the wrong hand: both said
+    assert set(ref.flags.values()) == {
+        f"the box holds 1 × {stranger}, and 2 are read on the table",
+        f"{stranger} is not in ann's hand this round",
+    }
