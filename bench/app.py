@@ -16,12 +16,13 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 FRAMES = 300
 FPS = 15
-TILES = 24
+TILES = 32
 
 
 def _free_port() -> int:
@@ -54,7 +55,22 @@ def _game() -> tuple[str, dict[str, Any]]:
     return "tally", {"target": 1000}
 
 
-def run() -> dict[str, Any]:
+def _layout() -> list[dict[str, Any]]:
+    from host.demo.layout import quad
+
+    return [
+        {
+            "label": f"{'krbo'[i % 4]}{i % 13 + 1}",
+            "confidence": 0.97,
+            "quad": quad(120 + 46 * (i % 16), 300 + 90 * (i // 16), 44, 62),
+        }
+        for i in range(TILES)
+    ]
+
+
+def _measure(game: str, options: dict[str, Any], frames: int, fps: float,
+             make_read: Callable[[int], tuple[Any, Any]]) -> dict[str, Any]:  # fmt: skip
+    """Latency from the moment a frame is taken to the moment a dashboard client has it."""
     import uvicorn
     from websockets.sync.client import connect
 
@@ -63,9 +79,7 @@ def run() -> dict[str, Any]:
     from host.referee import Table
     from host.settings import Settings
     from host.store import Store
-    from host.table.reads import FrameRead
 
-    game, options = _game()
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(data_dir=Path(tmp), port=_free_port())
         table = Table(Store(settings.db_path), FakeDevice())
@@ -77,49 +91,33 @@ def run() -> dict[str, Any]:
         threading.Thread(target=server.run, daemon=True).start()
         while not server.started:
             time.sleep(0.02)
-
         sent: dict[int, float] = {}
         received: dict[int, float] = {}
-        ws = connect(f"ws://127.0.0.1:{settings.port}/api/ws")
-        ws.recv()  # hello
+        with connect(f"ws://127.0.0.1:{settings.port}/api/ws") as ws:
+            ws.recv()  # hello
 
-        def listen() -> None:
-            while True:
-                try:
-                    message = json.loads(ws.recv())
-                except Exception:
-                    return
-                frame = (message.get("snapshot") or {}).get("frame")
-                if frame is not None and frame not in received:
-                    received[frame] = time.perf_counter()
+            def listen() -> None:
+                while True:
+                    try:
+                        message = json.loads(ws.recv())
+                    except Exception:
+                        return
+                    frame = (message.get("snapshot") or {}).get("frame")
+                    if frame is not None and frame not in received:
+                        received[frame] = time.perf_counter()
 
-        listener = threading.Thread(target=listen, daemon=True)
-        listener.start()
-        from host.demo.layout import quad
-
-        objects = [
-            {
-                "label": f"{'krbo'[i % 4]}{i % 13 + 1}",
-                "confidence": 0.97,
-                "quad": quad(70 + 40 * (i % 20), 326 + 60 * (i // 20), 38, 52),
-            }
-            for i in range(TILES)
-        ]
-        read = FrameRead.model_validate({"objects": objects})
-        for index in range(FRAMES):
-            frame = read.model_copy(update={"frame": index})
-            sent[index] = time.perf_counter()
-            table.feed(frame)
-            time.sleep(1 / FPS)
-        time.sleep(0.5)
-        ws.close()
+            threading.Thread(target=listen, daemon=True).start()
+            for index in range(frames):
+                sent[index] = time.perf_counter()
+                read, image = make_read(index)
+                table.feed(read.model_copy(update={"frame": index}), image)
+                time.sleep(max(0.0, 1 / fps - (time.perf_counter() - sent[index])))
+            time.sleep(0.5)
         server.should_exit = True
     latencies = [(received[i] - sent[i]) * 1000 for i in sent if i in received]
     return {
-        "what": "frame fed to the table -> snapshot parsed by a WebSocket client (real server)",
-        "game": game,
-        "frames": FRAMES,
-        "fps": FPS,
+        "frames": frames,
+        "fps": fps,
         "objects_per_frame": TILES,
         "delivered": len(latencies),
         "latency_ms": {
@@ -128,3 +126,32 @@ def run() -> dict[str, Any]:
             "max": round(max(latencies), 2),
         },
     }
+
+
+def run() -> dict[str, Any]:
+    from host.table.reads import FrameRead
+
+    game, options = _game()
+    read = FrameRead.model_validate({"objects": _layout()})
+    result: dict[str, Any] = {
+        "game": game,
+        "referee_to_dashboard": {
+            "what": "a vision read fed to the table -> snapshot parsed by a WebSocket client "
+            "of the real server (referee, JSON, socket)",
+            **_measure(game, options, FRAMES, FPS, lambda i: (read, None)),
+        },
+    }
+    from host.demo.render import Renderer, vision_decks
+
+    if game == "rummikub" and "rummikub" in vision_decks():
+        from host.camera_feed import reader_for
+
+        image = Renderer("rummikub", 1).render(_layout())
+        reader = reader_for("rummikub")
+        reader(image)  # warm-up
+        result["camera_to_dashboard"] = {
+            "what": "a camera frame (1000x750) read by the vision pipeline, fed to the table "
+            "-> snapshot parsed by a WebSocket client",
+            **_measure(game, options, 60, 4, lambda i: (reader(image), image)),
+        }
+    return result
