@@ -52,6 +52,7 @@ class Device:
         self.retry_at = now
         self.applied = 0  # STATE frames applied (each rev once)
         self.dirty = True  # the screen needs a redraw
+        self.exit_requested = False  # REPL frame: main.py hands the REPL back (for deploys)
         self.shown_ok = False
         self._send(p.HELLO, p.encode_hello(self.boot_id, role, "tableref-fw"))
 
@@ -136,6 +137,9 @@ class Device:
                 return
             self._send(p.ACK, b"", seq)
             self.press(button, now)
+        elif ftype == p.REPL:
+            self._send(p.ACK, b"", seq)
+            self.exit_requested = True
         elif ftype == p.NAK:
             pass  # the host never NAKs our events except for a bug; retrying would not help
         else:

@@ -24,6 +24,7 @@ NAK = 0x03
 HEARTBEAT = 0x04
 STATE = 0x10
 PRESS = 0x11
+REPL = 0x12
 EVENT = 0x20
 
 TYPE_NAMES = {
@@ -33,6 +34,7 @@ TYPE_NAMES = {
     HEARTBEAT: "HEARTBEAT",
     STATE: "STATE",
     PRESS: "PRESS",
+    REPL: "REPL",
     EVENT: "EVENT",
 }
 
@@ -100,7 +102,7 @@ class VersionError(ProtocolError):
     """A frame with a valid CRC but another protocol version (answered by NAK)."""
 
     def __init__(self, seq: int, version: int) -> None:
-        ProtocolError.__init__(self, f"protocol version {version}, expected {VERSION}")
+        super().__init__(f"protocol version {version}, expected {VERSION}")
         self.seq = seq
         self.version = version
 
@@ -110,11 +112,12 @@ class VersionError(ProtocolError):
 
 def cobs_encode(data: bytes) -> bytes:
     """Consistent Overhead Byte Stuffing: the result contains no 0x00."""
-    out = bytearray()
+    out = bytearray(b"\x00")
     code_at = 0
-    out.append(0)
     code = 1
-    for b in data:
+    n = len(data)
+    for i in range(n):
+        b = data[i]
         if b == 0:
             out[code_at] = code
             code_at = len(out)
@@ -123,11 +126,13 @@ def cobs_encode(data: bytes) -> bytes:
         else:
             out.append(b)
             code += 1
-            if code == 0xFF:
+            if code == 0xFF:  # a full block of 254 data bytes
                 out[code_at] = code
+                code = 1
+                if i + 1 == n:
+                    return bytes(out)
                 code_at = len(out)
                 out.append(0)
-                code = 1
     out[code_at] = code
     return bytes(out)
 

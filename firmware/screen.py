@@ -17,8 +17,8 @@ CHARS = WIDTH // 8
 # right, bottom, lower left, upper left, middle). Drawn with fill_rect, so no big font is
 # needed on the Pico.
 SEGMENTS = (0x7E, 0x30, 0x6D, 0x79, 0x33, 0x5B, 0x5F, 0x70, 0x7F, 0x7B)
-DIGIT_W = 14
-DIGIT_H = 28
+DIGIT_W = 12
+DIGIT_H = 20
 STROKE = 3
 DIGIT_GAP = 4
 
@@ -77,8 +77,8 @@ def draw_big(c: Canvas, text: str, x: int, y: int) -> int:
     """Draw digits and colons; returns the x after the last glyph."""
     for ch in text:
         if ch == ":":
-            c.fill_rect(x, y + 7, STROKE, STROKE, 1)
-            c.fill_rect(x, y + DIGIT_H - 10, STROKE, STROKE, 1)
+            c.fill_rect(x, y + DIGIT_H // 4, STROKE, STROKE, 1)
+            c.fill_rect(x, y + DIGIT_H - DIGIT_H // 4 - STROKE, STROKE, STROKE, 1)
             x += STROKE + DIGIT_GAP
         else:
             draw_digit(c, ord(ch) - 48, x, y)
@@ -94,7 +94,7 @@ def big_width(text: str) -> int:
 
 
 def status_words(dev: Device, now: int) -> list[str]:
-    """Short words for the right-hand column: the timer state, mute, the turn number."""
+    """Short words for the right of the countdown: the timer state and mute."""
     state = dev.countdown.state
     words = []
     if state == t.PAUSED:
@@ -106,7 +106,6 @@ def status_words(dev: Device, now: int) -> list[str]:
     else:
         words.append("")
     words.append("MUTE" if dev.muted else "")
-    words.append(f"T{dev.turn}" if dev.have_state else "")
     return words
 
 
@@ -126,6 +125,7 @@ def score_lines(players: list[str], scores: list[int], current: int, lines: int)
             name = clip(mark + players[i], max(1, width - len(score) - 1))
             item = name + " " * max(1, width - len(name) - len(score)) + score
             text += (item + " ")[:cell]
+        text = text.rstrip()
         if text:
             out.append(text)
     return out
@@ -146,29 +146,30 @@ def render(dev: Device, c: Canvas, now: int) -> None:
         c.text("tableref", 32, 24, 1)
         c.text("waiting for host", 0, 40, 1)
         return
+    turn = f"T{dev.turn}"
+    c.text(turn, WIDTH - 8 * len(turn), 10, 1)
     if dev.current != p.NO_PLAYER and dev.current < len(dev.players):
-        c.text("> " + clip(dev.players[dev.current], CHARS - 2), 0, 11, 1)
+        c.text("> " + clip(dev.players[dev.current], CHARS - 3 - len(turn)), 0, 10, 1)
     else:
-        c.text("-- no turn --", 0, 11, 1)
+        c.text("-- no turn --", 0, 10, 1)
     # the big countdown; blinks at expiry so "0" is unmistakable
     cd = dev.countdown
     if cd.state != t.IDLE:
         text = countdown_text(cd.seconds(now))
         blink_off = cd.state == t.EXPIRED and (now // 500) % 2 == 1
         if not blink_off:
-            draw_big(c, text, max(0, (84 - big_width(text)) // 2), 20)
-    y = 20
+            draw_big(c, text, max(0, (84 - big_width(text)) // 2), 19)
+    y = 19
     for word in status_words(dev, now):
         if word:
             c.text(word, WIDTH - 8 * len(word), y, 1)
-        y += 10
+        y += 11
+    # bottom: an optional message, then the scores (the current player marked with ">")
+    rows = 2 if dev.message or len(dev.players) <= 4 else 3
     if dev.message:
-        c.text(clip(dev.message, CHARS), 0, 49, 1)
-        lines = score_lines(dev.players, dev.scores, dev.current, 1)
-    else:
-        lines = score_lines(dev.players, dev.scores, dev.current, 2)
-    y = 56 - 8 * (len(lines) - 1) if not dev.message else 57
-    for line in lines:
+        c.text(clip(dev.message, CHARS), 0, 41, 1)
+    y = 57 - 8 * (rows - 1)
+    for line in score_lines(dev.players, dev.scores, dev.current, rows):
         c.text(line, 0, y, 1)
         y += 8
 

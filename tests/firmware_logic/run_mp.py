@@ -1,0 +1,26 @@
+"""Run cases.py under MicroPython: ``micropython [-X heapsize=160k] tests/firmware_logic/run_mp.py``.
+
+Prints one line per case and exits 1 if any failed (the same cases pytest runs under CPython).
+"""
+
+import gc
+import sys
+
+HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+sys.path.insert(0, HERE)
+sys.path.insert(0, HERE + "/../..")
+
+import cases  # noqa: E402
+
+failed = 0
+for name, fn in cases.CASES:
+    try:
+        fn()
+        print("ok  ", name)
+    except Exception as exc:
+        failed += 1
+        print("FAIL", name)
+        sys.print_exception(exc)  # type: ignore[attr-defined]
+    gc.collect()
+print("%d cases, %d failed, %d bytes free" % (len(cases.CASES), failed, gc.mem_free()))  # type: ignore[attr-defined]
+sys.exit(1 if failed else 0)
