@@ -2,7 +2,8 @@
 
 On MicroPython the built-ins are used; under CPython a shim with the same period (2**30 ms,
 as on the rp2 and unix ports) stands in, so a deadline that crosses the wrap behaves the same
-in tests as on the Pico (``TICKS_PERIOD`` is read back from the running interpreter). The logic modules never read the clock themselves: callers pass
+in tests as on the Pico (``TICKS_PERIOD`` is read back from the running
+interpreter). The logic modules never read the clock themselves: callers pass
 ``now`` in, which is what lets tests run hours of countdown in microseconds.
 """
 
@@ -12,8 +13,11 @@ _MASK = (1 << 30) - 1
 _HALF = 1 << 29
 
 
+_monotonic_ns = getattr(time, "monotonic_ns", None)  # CPython only
+
+
 def _ticks_ms() -> int:
-    return (time.monotonic_ns() // 1_000_000) & _MASK
+    return int(_monotonic_ns() // 1_000_000) & _MASK  # type: ignore[misc]
 
 
 def _ticks_add(ticks: int, delta: int) -> int:

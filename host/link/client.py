@@ -9,6 +9,8 @@ state is what the device shows as soon as it can.
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import logging
 import os
 import queue
@@ -88,10 +90,8 @@ class DeviceLink:
             self._thread = None
         self._drop_port()
         for fd in (self._wake_r, self._wake_w):
-            try:
+            with contextlib.suppress(OSError):
                 os.close(fd)
-            except OSError:
-                pass
 
     def __enter__(self) -> DeviceLink:
         return self.start()
@@ -191,8 +191,7 @@ class DeviceLink:
     def state(self) -> p.State:
         """What the link will (re)send: the referee's last state plus the device's own moves."""
         with self._lock:
-            st = self._core.state
-            return p.State(*st.fields())
+            return copy.deepcopy(self._core.state)
 
     @property
     def stats(self) -> dict[str, int]:
@@ -202,10 +201,8 @@ class DeviceLink:
     # ------------------------------------------------------------ the thread
 
     def _wake(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             os.write(self._wake_w, b"x")
-        except OSError:
-            pass
 
     def _open(self) -> bool:
         port = self._find()
@@ -226,10 +223,8 @@ class DeviceLink:
     def _drop_port(self) -> None:
         ser, self._serial = self._serial, None
         if ser is not None:
-            try:
+            with contextlib.suppress(serial.SerialException, OSError):
                 ser.close()
-            except (serial.SerialException, OSError):
-                pass
             with self._lock:
                 self._core.connection_lost()
             self._dispatch()

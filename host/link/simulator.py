@@ -8,6 +8,7 @@ ring a list of colours, and the buttons are ``press("done")`` etc. (or PRESS fra
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pty
 import random
@@ -88,10 +89,8 @@ class SimulatedDevice:
     def _close_pty(self) -> None:
         for fd in (self._master, self._slave):
             if fd >= 0:
-                try:
+                with contextlib.suppress(OSError):
                     os.close(fd)
-                except OSError:
-                    pass
         self._master = self._slave = -1
 
     def stop(self) -> None:
@@ -180,10 +179,9 @@ class SimulatedDevice:
                     self.render()
                     shown = sig
                 if out and self._master >= 0:
-                    try:
+                    # if the host end is gone the bytes are lost, as on a wire
+                    with contextlib.suppress(OSError):
                         os.write(self._master, out)
-                    except OSError:
-                        pass  # the host end is gone; the bytes are lost, as on a wire
                 if dev.exit_requested:
                     dev.exit_requested = False  # a simulator has no REPL to return to
             if redraw:

@@ -172,3 +172,60 @@ def deploy(port: str, dry_run: bool = False) -> list[list[str]]:
     for cmd in commands:
         subprocess.run(cmd, check=True, timeout=60)
     return commands
+
+
+# ---------------------------------------------------------------- type checking
+
+
+def pico_stub_dir(dest: Path) -> Path:
+    """Gather the rp2 stubs (top-level .pyi files, which mypy ignores in site-packages) into
+    ``dest`` as symlinks, so they can go on MYPYPATH without the rest of site-packages."""
+    from importlib import metadata
+
+    dist = metadata.distribution("micropython-rp2-rpi-pico-stubs")
+    dest.mkdir(parents=True, exist_ok=True)
+    shed = micropython_typeshed() / "_mpy_shed"  # private helpers the rp2 stubs import
+    if not (dest / "_mpy_shed").exists():
+        (dest / "_mpy_shed").symlink_to(shed)
+    for f in dist.files or []:
+        parts = Path(str(f)).parts
+        if parts[0].endswith(".dist-info") or not str(f).endswith(".pyi"):
+            continue
+        src = Path(str(dist.locate_file(f)))
+        link = dest.joinpath(*parts)
+        link.parent.mkdir(parents=True, exist_ok=True)
+        if not link.exists():
+            link.symlink_to(src)
+    return dest
+
+
+def micropython_typeshed() -> Path:
+    """The directory holding micropython-stdlib-stubs' ``stdlib/`` (a MicroPython typeshed)."""
+    from importlib import metadata
+
+    dist = metadata.distribution("micropython-stdlib-stubs")
+    return Path(str(dist.locate_file("stdlib"))).parent
+
+
+def typecheck() -> subprocess.CompletedProcess[str]:
+    """mypy --strict over firmware/ as MicroPython code (rp2 stubs, MicroPython typeshed)."""
+    import os
+
+    stubs = pico_stub_dir(REPO / "build" / "pico-stubs")
+    env = dict(os.environ, MYPYPATH=str(stubs))
+    cmd = [sys.executable, "-m", "mypy", "--config-file", str(FIRMWARE_DIR / "mypy.ini")]
+    cmd += ["--custom-typeshed-dir", str(micropython_typeshed())]
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, env=env, check=False)
+
+
+def _main(argv: list[str]) -> int:
+    if argv == ["typecheck"]:
+        proc = typecheck()
+        sys.stdout.write(proc.stdout + proc.stderr)
+        return proc.returncode
+    sys.stderr.write("usage: python -m host.link.tools typecheck\n")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))

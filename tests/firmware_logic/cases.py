@@ -30,7 +30,7 @@ def raises(fn: object, *args: object) -> str:
         fn(*args)  # type: ignore[operator]
     except p.ProtocolError as exc:
         return str(exc)
-    raise AssertionError("expected ProtocolError from %s" % (args,))
+    raise AssertionError(f"expected ProtocolError from {args}")
 
 
 class Lcg:
@@ -206,7 +206,8 @@ def case_beeps_at_ten_and_last_five_then_expiry() -> None:
             if what:
                 got.append((ms, what))
         want = [(50000, 1), (55000, 1), (56000, 1), (57000, 1), (58000, 1), (59000, 1)]
-        assert got == want + [(60000, t.EXPIRE)], got
+        want.append((60000, t.EXPIRE))
+        assert got == want, got
         assert cd.state == t.EXPIRED and cd.seconds(ticks_add(start, 61000)) == 0
 
 
@@ -395,7 +396,8 @@ def case_screen_shows_turn_timer_scores() -> None:
     assert ">ann 10 bob  -5" in rec.texts and "cy     0" in rec.texts
     assert "r5 twice" in rec.texts
     assert screen.countdown_text(60) == "1:00" and screen.countdown_text(45) == "45"
-    assert screen.score_lines(["ann", "bob"], [10, -5], 0, 2) == [">ann         10", "bob           -5"]
+    two = screen.score_lines(["ann", "bob"], [10, -5], 0, 2)
+    assert two == [">ann         10", "bob           -5"]
     assert screen.score_lines(["a"] * 8, list(range(8)), 7, 2)[1] == "a 4 a 5 a 6 >a 7"
     assert screen.clip("Zoë", 8) == "Zo?"
 

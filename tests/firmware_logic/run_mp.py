@@ -1,4 +1,7 @@
-"""Run cases.py under MicroPython: ``micropython [-X heapsize=160k] tests/firmware_logic/run_mp.py``.
+"""Run cases.py under MicroPython.
+
+    micropython [-X heapsize=160k] tests/firmware_logic/run_mp.py
+
 
 Prints one line per case and exits 1 if any failed (the same cases pytest runs under CPython).
 """
@@ -22,5 +25,6 @@ for name, fn in cases.CASES:
         print("FAIL", name)
         sys.print_exception(exc)  # type: ignore[attr-defined]
     gc.collect()
-print("%d cases, %d failed, %d bytes free" % (len(cases.CASES), failed, gc.mem_free()))  # type: ignore[attr-defined]
+free = gc.mem_free()  # type: ignore[attr-defined]
+print(f"{len(cases.CASES)} cases, {failed} failed, {free} bytes free")
 sys.exit(1 if failed else 0)
