@@ -13,6 +13,7 @@ from . import timer as t
 from .clock import ticks_add, ticks_diff
 
 HEARTBEAT_MS = 1000
+HEARTBEAT_FAST_MS = 250  # while waiting for a state: the host learns our boot id sooner
 HOST_TIMEOUT_MS = 3000  # three missed host heartbeats: show "host lost"
 RETRY_MS = 250  # resend an unacknowledged event this often
 OUTBOX_MAX = 32
@@ -51,6 +52,7 @@ class Device:
         self.outbox: list[tuple[int, bytes]] = []  # (seq, frame) awaiting ACK, oldest first
         self.retry_at = now
         self.applied = 0  # STATE frames applied (each rev once)
+        self.move_seq = 0  # seq of our last button event that changed turn, pause or mute
         self.dirty = True  # the screen needs a redraw
         self.exit_requested = False  # REPL frame: main.py hands the REPL back (for deploys)
         self.shown_ok = False
@@ -81,7 +83,7 @@ class Device:
         if not self.muted:
             self.sounds.append(sound)
 
-    def _event(self, kind: int, turn: int, player: int, remaining: int, now: int) -> None:
+    def _event(self, kind: int, turn: int, player: int, remaining: int, now: int) -> int:
         seq = self._next_seq()
         frame = p.encode_frame(seq, p.EVENT, p.encode_event(kind, turn, player, remaining))
         if len(self.outbox) >= OUTBOX_MAX:
@@ -90,6 +92,7 @@ class Device:
         if len(self.outbox) == 1:
             self.tx.append(frame)
             self.retry_at = ticks_add(now, RETRY_MS)
+        return seq
 
     # ------------------------------------------------------------ input
 
@@ -146,6 +149,14 @@ class Device:
             self._send(p.NAK, p.encode_nak(p.NAK_TYPE, f"unknown frame type {ftype}"), seq)
 
     def apply_state(self, st: p.State, now: int) -> None:
+        # A state built before the host saw our last button press (done, pause, mute) must not
+        # undo it: take its scores, names and message, keep our own turn and countdown. The
+        # host re-sends once the event arrives, and that state is applied whole.
+        stale = (
+            self.move_seq != 0
+            and 0 < ((self.move_seq - st.seen) & 0xFFFF) < 0x8000
+            and self.current < len(st.players)
+        )
         new_turn = not self.have_state or st.turn != self.turn or st.current != self.current
         self.have_state = True
         self.rev = st.rev
@@ -155,6 +166,9 @@ class Device:
         self.scores = st.scores
         self.message = st.message
         self.timer_ms = st.timer_ms
+        self.dirty = True
+        if stale:
+            return
         self.muted = st.muted
         cd = self.countdown
         if new_turn:
@@ -179,7 +193,7 @@ class Device:
         if button == p.BTN_MUTE:
             self.muted = not self.muted
             kind = p.EV_MUTE if self.muted else p.EV_UNMUTE
-            self._event(kind, self.turn, self.current, cd.remaining(now), now)
+            self.move_seq = self._event(kind, self.turn, self.current, cd.remaining(now), now)
             self._sound(SOUND_CLICK)
         elif not self.players or self.current == p.NO_PLAYER:
             return  # nothing to time yet
@@ -192,15 +206,16 @@ class Device:
                 cd.start(now, self.timer_ms, True)
             else:
                 cd.stop()
-            self._event(p.EV_DONE, old_turn, old_player, left, now)
+            self.move_seq = self._event(p.EV_DONE, old_turn, old_player, left, now)
             self._sound(SOUND_CLICK)
         elif button == p.BTN_PAUSE:
             if cd.pause(now):
-                self._event(p.EV_PAUSE, self.turn, self.current, cd.remaining(now), now)
+                kind = p.EV_PAUSE
             elif cd.resume(now):
-                self._event(p.EV_RESUME, self.turn, self.current, cd.remaining(now), now)
+                kind = p.EV_RESUME
             else:
                 return
+            self.move_seq = self._event(kind, self.turn, self.current, cd.remaining(now), now)
             self._sound(SOUND_CLICK)
         self.dirty = True
 
@@ -230,7 +245,7 @@ class Device:
             self.countdown.remaining(now),
         )
         self._send(p.HEARTBEAT, payload)
-        self.next_heartbeat = ticks_add(now, HEARTBEAT_MS)
+        self.next_heartbeat = ticks_add(now, HEARTBEAT_MS if self.have_state else HEARTBEAT_FAST_MS)
 
     def poll(self, now: int) -> bytes:
         """Advance time: beeps, expiry, heartbeats, retries. Returns the bytes to write."""

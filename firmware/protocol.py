@@ -294,6 +294,7 @@ class State:
         message: str = "",
         players: list[str] | None = None,
         scores: list[int] | None = None,
+        seen: int = 0,
     ) -> None:
         self.rev = rev
         self.turn = turn
@@ -307,6 +308,9 @@ class State:
         self.message = message
         self.players = players if players is not None else []
         self.scores = scores if scores is not None else []
+        # seq of the last device EVENT the host had taken into account: lets the device tell
+        # a state that predates one of its own button presses (see device.apply_state)
+        self.seen = seen
 
     def fields(self) -> tuple[object, ...]:
         return (
@@ -322,6 +326,7 @@ class State:
             self.message,
             list(self.players),
             list(self.scores),
+            self.seen,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -329,6 +334,10 @@ class State:
 
     def __repr__(self) -> str:
         return f"State{self.fields()!r}"
+
+
+STATE_HEAD = "<IHHBBII"
+STATE_HEAD_LEN = 18
 
 
 def encode_state(st: State) -> bytes:
@@ -344,9 +353,10 @@ def encode_state(st: State) -> bytes:
     )
     out = bytearray(
         struct.pack(
-            "<IHBBII",
+            STATE_HEAD,
             st.rev & 0xFFFFFFFF,
             st.turn & 0xFFFF,
+            st.seen & 0xFFFF,
             st.current,
             flags,
             st.timer_ms,
@@ -363,9 +373,11 @@ def encode_state(st: State) -> bytes:
 
 
 def decode_state(data: bytes) -> State:
-    _need(data, 16, "STATE")
-    rev, turn, current, flags, timer_ms, remaining_ms = struct.unpack("<IHBBII", data[:16])
-    game, at = _get_str(data, 16, MAX_GAME, "game")
+    _need(data, STATE_HEAD_LEN, "STATE")
+    rev, turn, seen, current, flags, timer_ms, remaining_ms = struct.unpack(
+        STATE_HEAD, data[:STATE_HEAD_LEN]
+    )
+    game, at = _get_str(data, STATE_HEAD_LEN, MAX_GAME, "game")
     message, at = _get_str(data, at, MAX_MESSAGE, "message")
     if at >= len(data):
         raise ProtocolError("payload ends before the player count")
@@ -399,6 +411,7 @@ def decode_state(data: bytes) -> State:
         message,
         players,
         scores,
+        seen,
     )
 
 

@@ -16,6 +16,7 @@ Delivery rules:
 from __future__ import annotations
 
 import collections
+import random
 from dataclasses import dataclass, field
 
 from host.link import codec as p
@@ -90,9 +91,15 @@ class _Inflight:
     rev: int = -1
 
 
+def _fresh_state() -> p.State:
+    # Revisions start at a random number so that a restarted host can never repeat the rev the
+    # device applied last (it would be ACKed but not applied).
+    return p.State(rev=random.getrandbits(31))
+
+
 @dataclass
 class LinkCore:
-    state: p.State = field(default_factory=p.State)
+    state: p.State = field(default_factory=_fresh_state)
     status: DeviceStatus = field(default_factory=DeviceStatus)
 
     def __post_init__(self) -> None:
@@ -106,6 +113,7 @@ class LinkCore:
         self._seen: collections.deque[tuple[int, int]] = collections.deque(maxlen=64)
         self.tx: list[bytes] = []
         self.device_at: float | None = None
+        self.last_event_seq = 0  # newest device event taken into account (this boot)
         self.timing = _Timing()
         self.next_heartbeat = 0.0
         self.up = False
@@ -212,6 +220,7 @@ class LinkCore:
             self.acked_rev = -1  # a fresh boot knows nothing: push everything again
             self.inflight = None
             self._seen.clear()
+            self.last_event_seq = 0
             if not first:
                 self.events.append(DeviceEvent(DEVICE_RESET, boot_id=boot_id))
         if not self.up:
@@ -279,7 +288,12 @@ class LinkCore:
                 return  # a retry of an event we already reported
             self._seen.append(key)
             self.stats["events"] += 1
+            self.last_event_seq = seq
             self._mirror(kind, turn, player, remaining, now)
+            if self.have_state:
+                # Re-send with the new ``seen``: a state the device judged stale (built before
+                # this press) is then applied whole, so both sides end up the same.
+                self.state.rev = (self.state.rev + 1) & 0x7FFFFFFF
             names = self.state.players
             self.events.append(
                 DeviceEvent(
@@ -359,6 +373,7 @@ class LinkCore:
         elif self.have_state and self.acked_rev != self.state.rev:
             st = self.state
             st.remaining_ms = self._remaining_for_push(now)
+            st.seen = self.last_event_seq
             if self.timing.turn == st.turn and self.timing.current == st.current:
                 st.expired = self.timing.expired
             frame = self._frame(p.STATE, p.encode_state(st))

@@ -427,4 +427,16 @@ def case_led_patterns_differ_in_shape() -> None:
     assert leds.pattern(dev, 70000)[0] == leds.BLUE  # host silent for 15 s: blue blink
 
 
+def case_stale_state_does_not_undo_a_press() -> None:
+    dev = fresh()
+    give(dev, state(), 1000)
+    dev.press(p.BTN_DONE, 5000)  # ann -> bob, turn 2; the host has not heard yet
+    move = dev.move_seq
+    give(dev, state(rev=2, scores=[12, -5, 0], seen=0), 5100)  # built before the press
+    assert dev.current == 1 and dev.turn == 2 and dev.scores == [12, -5, 0]
+    assert dev.countdown.remaining(5100) == 59900
+    give(dev, state(rev=3, turn=5, current=2, seen=move), 6000)  # the host overrules: cy
+    assert dev.current == 2 and dev.turn == 5 and dev.countdown.remaining(6000) == 60000
+
+
 CASES = [(name, fn) for name, fn in sorted(globals().items()) if name.startswith("case_")]
