@@ -29,6 +29,10 @@ COBS = [
 ]
 
 
+def frame(seq: int, ftype: int, payload: bytes) -> str:
+    return p.encode_frame(seq, ftype, payload).hex()
+
+
 def main() -> None:
     st1 = p.State(5, 12, 1, True, False, False, 60000, 0, "rummikub", "", ["ann", "bob", "Zoë"])
     st1.scores = [10, -25, 0]
@@ -44,7 +48,9 @@ def main() -> None:
             "payload": p.encode_state(st2),
         },
     ]
-    hb_flags = p.HB_RUNNING | p.HB_HOST_OK | p.HB_HAS_STATE
+    hb = p.encode_heartbeat(
+        0xDEADBEEF, 5, 12, 1, p.HB_RUNNING | p.HB_HOST_OK | p.HB_HAS_STATE, 41500
+    )
     msgs = [
         ("host heartbeat", 1, p.HEARTBEAT, b""),
         ("ack", 7, p.ACK, b""),
@@ -52,7 +58,7 @@ def main() -> None:
         ("nak", 8, p.NAK, p.encode_nak(p.NAK_PAYLOAD, "STATE payload is 2 bytes, needs 18")),
         ("device hello", 1, p.HELLO, p.encode_hello(0xDEADBEEF, 1, "tableref-fw")),
         ("host hello", 1, p.HELLO, p.encode_hello(0, 0, "tableref-host")),
-        ("device heartbeat", 300, p.HEARTBEAT, p.encode_heartbeat(0xDEADBEEF, 5, 12, 1, hb_flags, 41500)),
+        ("device heartbeat", 300, p.HEARTBEAT, hb),
         ("state", 42, p.STATE, p.encode_state(st1)),
         ("event done", 301, p.EVENT, p.encode_event(p.EV_DONE, 12, 1, 17250)),
         ("event expired", 302, p.EVENT, p.encode_event(p.EV_EXPIRED, 13, 2, 0)),
