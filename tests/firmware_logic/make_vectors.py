@@ -41,12 +41,8 @@ def main() -> None:
         0xFFFFFFFF, 0xFFFF, p.NO_PLAYER, False, True, True, 0, 1234, "", "invalid: r5 twice"
     )
     states = [
-        {"name": "three players", "fields": list(st1.fields()), "payload": p.encode_state(st1)},
-        {
-            "name": "no turn, all flags",
-            "fields": list(st2.fields()),
-            "payload": p.encode_state(st2),
-        },
+        {"name": name, "fields": list(st.fields()), "payload": p.encode_state(st).hex()}
+        for name, st in (("three players", st1), ("no turn, all flags", st2))
     ]
     hb = p.encode_heartbeat(
         0xDEADBEEF, 5, 12, 1, p.HB_RUNNING | p.HB_HOST_OK | p.HB_HAS_STATE, 41500
@@ -64,7 +60,7 @@ def main() -> None:
         ("event expired", 302, p.EVENT, p.encode_event(p.EV_EXPIRED, 13, 2, 0)),
         ("press done", 43, p.PRESS, p.encode_press(p.BTN_DONE)),
         ("repl", 44, p.REPL, b""),
-    ]  # fmt: skip
+    ]
     good = p.encode_state(st1)
     bad = [
         ("STATE", b"\x01\x02", "STATE payload is 2 bytes, needs 18"),
@@ -85,8 +81,8 @@ def main() -> None:
                 "frame": p.encode_frame(s, t, pl).hex(),
             }
             for n, s, t, pl in msgs
-        ],  # fmt: skip
-        "states": [dict(v, payload=bytes(v["payload"]).hex()) for v in states],  # type: ignore[call-overload]
+        ],
+        "states": states,
         "bad_payloads": [{"type": t, "payload": pl.hex(), "error": e} for t, pl, e in bad],
     }
     out = Path(__file__).with_name("vectors.json")
