@@ -19,12 +19,16 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 import serial
 from serial.tools import list_ports
 
 from host.link import codec as p
 from host.link.session import DeviceEvent, DeviceStatus, LinkCore
+
+if TYPE_CHECKING:
+    from host.link.simulator import SimulatedDevice
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +77,7 @@ class DeviceLink:
         self._thread: threading.Thread | None = None
         self._serial: serial.Serial | None = None
         self.connected_port: str | None = None
+        self.simulator: SimulatedDevice | None = None  # owned when connect() started one
 
     # ------------------------------------------------------------ lifecycle
 
@@ -89,6 +94,8 @@ class DeviceLink:
             self._thread.join(timeout=2)
             self._thread = None
         self._drop_port()
+        if self.simulator is not None:
+            self.simulator.stop()
         for fd in (self._wake_r, self._wake_w):
             with contextlib.suppress(OSError):
                 os.close(fd)
