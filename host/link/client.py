@@ -41,7 +41,11 @@ BUTTONS = {"done": p.BTN_DONE, "pause": p.BTN_PAUSE, "mute": p.BTN_MUTE}
 
 
 def find_pico_port() -> str | None:
-    """The serial port of the first attached Raspberry Pi Pico, or None."""
+    """$TABLEREF_DEVICE_PORT if that exists (the udev rule's /dev/tableref-pico), else the
+    serial port of the first attached Raspberry Pi Pico (USB VID 0x2E8A), else None."""
+    named = os.environ.get("TABLEREF_DEVICE_PORT")
+    if named and os.path.exists(named):
+        return named
     for port in sorted(list_ports.comports(), key=lambda info: info.device):
         if port.vid == PICO_VID:
             return str(port.device)
