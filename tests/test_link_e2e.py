@@ -4,18 +4,15 @@ in-process simulator (unplug, replug, reboot)."""
 
 from __future__ import annotations
 
-import os
-import pty
-import subprocess
 import time
-import tty
 from collections.abc import Callable, Iterator
 
 import pytest
 
-from host.link import DeviceEvent, DeviceLink, connect, tools
+from host.link import DeviceEvent, DeviceLink, connect
 from host.link import codec as p
 from host.link.simulator import SimulatedDevice
+from host.link.unixport import MicroPythonDevice
 
 PLAYERS = ["ann", "bob", "cy"]
 
@@ -38,48 +35,13 @@ def next_event(link: DeviceLink, kinds: set[str], timeout: float = 5.0) -> Devic
     raise AssertionError(f"no {kinds} event within {timeout} s")
 
 
-class MicroPythonBoard:
-    """The firmware in the MicroPython interpreter, its stdin/stdout a pty (the 'USB cable')."""
-
-    def __init__(self) -> None:
-        master, slave = pty.openpty()
-        tty.setraw(slave)
-        self.master, self.slave = master, slave
-        self.port = os.ttyname(slave)
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def boot(self) -> None:
-        cmd = [tools.tool("micropython"), "-X", f"heapsize={tools.PICO_HEAP}"]
-        self.proc = subprocess.Popen(
-            [*cmd, "-m", "firmware.unix_main"],
-            stdin=self.master,
-            stdout=self.master,
-            stderr=subprocess.PIPE,
-            cwd=tools.REPO,
-        )
-
-    def power_off(self) -> str:
-        assert self.proc is not None
-        self.proc.kill()
-        _, err = self.proc.communicate(timeout=5)
-        return err.decode(errors="replace")
-
-    def close(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.power_off()
-        os.close(self.master)
-        os.close(self.slave)
-
-
 @pytest.fixture
-def board() -> Iterator[MicroPythonBoard]:
-    b = MicroPythonBoard()
-    b.boot()
-    yield b
-    b.close()
+def board() -> Iterator[MicroPythonDevice]:
+    with MicroPythonDevice() as b:  # Pico-sized heap
+        yield b
 
 
-def test_rummikub_turn_cycle_against_micropython(board: MicroPythonBoard) -> None:
+def test_rummikub_turn_cycle_against_micropython(board: MicroPythonDevice) -> None:
     """Three done presses go round the table, each reported once; then a turn runs out."""
     with DeviceLink(board.port) as link:
         wait_for(lambda: link.connected, 10, "the firmware's HELLO")
@@ -109,10 +71,10 @@ def test_rummikub_turn_cycle_against_micropython(board: MicroPythonBoard) -> Non
         assert (st.turn, st.current, st.has_state, st.host_ok) == (4, 0, True, True)
         assert link.get_event(timeout=0.3) is None  # nothing reported twice
         assert link.stats["naks"] == 0
-    assert board.proc is not None and board.proc.poll() is None  # still running, no traceback
+    assert board.running  # no traceback, no out-of-memory
 
 
-def test_micropython_reboot_gets_full_state_back(board: MicroPythonBoard) -> None:
+def test_micropython_reboot_gets_full_state_back(board: MicroPythonDevice) -> None:
     with DeviceLink(board.port) as link:
         wait_for(lambda: link.connected, 10, "the firmware's HELLO")
         link.set_state(PLAYERS, 1, [3, 4, 5], timer_seconds=30, game="rummikub", message="hi")
