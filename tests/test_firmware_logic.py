@@ -11,7 +11,7 @@ import pytest
 from host.link import tools
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "firmware_logic"))
-import cases
+import fw_cases as cases
 
 CASES: list[tuple[str, Callable[[], None]]] = cases.CASES
 

@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PICO_VID = 0x2E8A  # Raspberry Pi (RP2040 boards, MicroPython's USB CDC included)
+PICO_VID = 0x2E8A  # Raspberry Pi (RP2040/RP2350 boards)
+MICROPYTHON_PID = 0x0005  # MicroPython's USB CDC on a Pico
 BAUDRATE = 115200  # ignored by USB CDC, but pyserial wants one
 RECONNECT_S = 0.5
 TICK_S = 0.01
@@ -46,10 +47,10 @@ def find_pico_port() -> str | None:
     named = os.environ.get("TABLEREF_DEVICE_PORT")
     if named and os.path.exists(named):
         return named
-    for port in sorted(list_ports.comports(), key=lambda info: info.device):
-        if port.vid == PICO_VID:
-            return str(port.device)
-    return None
+    picos = [info for info in list_ports.comports() if info.vid == PICO_VID]
+    # a Pico running MicroPython first, then any other Raspberry Pi USB serial device
+    picos.sort(key=lambda info: (info.pid != MICROPYTHON_PID, info.device))
+    return str(picos[0].device) if picos else None
 
 
 class DeviceLink:

@@ -1,4 +1,4 @@
-"""Run cases.py under MicroPython.
+"""Run fw_cases.py under MicroPython.
 
     micropython [-X heapsize=160k] tests/firmware_logic/run_mp.py
 
@@ -13,7 +13,7 @@ HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
 sys.path.insert(0, HERE)
 sys.path.insert(0, HERE + "/../..")
 
-import cases  # noqa: E402
+import fw_cases as cases  # noqa: E402
 
 failed = 0
 for name, fn in cases.CASES:
