@@ -52,3 +52,25 @@ def test_micropython_binary_comes_from_the_dev_extra() -> None:
     assert os.access(tools.tool("micropython"), os.X_OK)
     proc = tools.run_micropython(["-c", "import sys; print(sys.implementation.name)"])
     assert proc.stdout.strip() == "micropython"
+
+
+def test_logic_modules_import_only_what_both_interpreters_have(repo: Path) -> None:
+    import ast
+
+    adapters = {"hw.py", "main.py", "unix_main.py", "ssd1306.py"}
+    allowed = {"time", "struct", "binascii", "asyncio"}
+    for path in sorted((repo / "firmware").glob("*.py")):
+        if path.name in adapters:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = {node.module or ""}
+            else:
+                continue
+            assert names <= allowed, f"{path.name} imports {names - allowed}"
+    hw = (repo / "firmware" / "hw.py").read_text()
+    assert "import machine" in hw
+    others = [p.name for p in (repo / "firmware").glob("*.py") if "import machine" in p.read_text()]
+    assert others == ["hw.py"], "only hw.py may touch machine"
