@@ -158,3 +158,49 @@ def test_real_firmware_refuses_remote_presses() -> None:
     (seq, ftype, payload), *_ = p.Decoder().feed(dev.take_output())
     assert (seq, ftype) == (9, p.NAK)
     assert p.decode_nak(payload) == (p.NAK_UNSUPPORTED, "PRESS: simulator only")
+
+
+def test_pico_main_runs_on_micropython_with_fake_hardware() -> None:
+    """firmware/main.py itself (asyncio tasks, kbd_intr, adapters over a fake ``machine``):
+    takes a state, times a turn out with the buzzer, refuses remote presses like a real
+    board, and hands the REPL back on a REPL frame."""
+    import os
+    import pty
+    import subprocess
+    import tty
+
+    from host.link import tools
+
+    master, slave = pty.openpty()
+    tty.setraw(slave)
+    runner = tools.REPO / "tests" / "firmware_logic" / "run_pico_main.py"
+    proc = subprocess.Popen(
+        [tools.tool("micropython"), "-X", f"heapsize={tools.PICO_HEAP}", str(runner)],
+        stdin=master,
+        stdout=master,
+        stderr=subprocess.PIPE,
+        cwd=tools.REPO,
+    )
+    try:
+        with DeviceLink(os.ttyname(slave)) as link:
+            wait_for(lambda: link.connected, 10, "HELLO from main.py")
+            assert link.status.role == 1  # a real device, not the simulator
+            link.set_state(PLAYERS, 2, [1, 2, 3], timer_seconds=1.2, game="rummikub")
+            assert link.wait_applied(timeout=3)
+            assert next_event(link, {"expired"}, timeout=4).player_name == "cy"
+            link.press("done")
+            assert "PRESS: simulator only" in next_event(link, {"rejected"}).detail
+        fd = os.open(os.ttyname(slave), os.O_RDWR | os.O_NOCTTY)
+        os.write(fd, p.encode_frame(77, p.REPL))
+        os.close(fd)
+        _, err = proc.communicate(timeout=5)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+        os.close(slave)
+    assert proc.returncode == 0, err
+    i2c_bytes, shows, tones, led_writes = (int(x) for x in err.decode().split()[-4:])
+    assert shows >= 3 and i2c_bytes > 3 * 1024  # whole frames went to the OLED
+    assert tones >= 2  # the 1 s beep and the long tone at expiry
+    assert led_writes >= 3
