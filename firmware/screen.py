@@ -42,8 +42,11 @@ def ascii_only(text: str) -> str:
 
 
 def clip(text: str, chars: int) -> str:
+    """Fit ``text`` in ``chars`` cells; a "~" marks the cut where there is room for one."""
     text = ascii_only(text)
-    return text if len(text) <= chars else text[: chars - 1] + "~"
+    if len(text) <= chars:
+        return text
+    return text[:chars] if chars <= 3 else text[: chars - 1] + "~"
 
 
 def draw_digit(c: Canvas, digit: int, x: int, y: int) -> None:
@@ -109,22 +112,36 @@ def status_words(dev: Device, now: int) -> list[str]:
     return words
 
 
-def score_lines(players: list[str], scores: list[int], current: int, lines: int) -> list[str]:
+PAGE_MS = 3000  # more players than fit: show the scores a page at a time
+
+
+def score_rows(dev: Device) -> int:
+    """Lines for the scores: three, unless a message takes one (or two suffice)."""
+    return 2 if dev.message or len(dev.players) <= 4 else 3
+
+
+def score_pages(n: int, rows: int) -> int:
+    return max(1, (n + 2 * rows - 1) // (2 * rows))
+
+
+def score_lines(
+    players: list[str], scores: list[int], current: int, rows: int, page: int = 0
+) -> list[str]:
+    """Two players per line ("ann  10 >bob  -5"), ``rows`` lines a page; ">" marks whose turn."""
     n = len(players)
-    if n == 0:
-        return []
-    per_line = max(1, (n + lines - 1) // lines)
-    cell = CHARS // per_line
+    first = (page % score_pages(n, rows)) * 2 * rows
     out = []
-    for row in range(lines):
+    for row in range(rows):
         text = ""
-        for i in range(row * per_line, min(n, (row + 1) * per_line)):
+        for col in range(2):
+            i = first + row * 2 + col
+            if i >= n:
+                break
+            width = CHARS // 2 - (1 if col == 0 else 0)  # a space between the two cells
             score = str(scores[i])
-            mark = ">" if i == current else ""
-            width = cell - 1 if i < n - 1 else cell  # a space between cells
-            name = clip(mark + players[i], max(1, width - len(score) - 1))
-            item = name + " " * max(1, width - len(name) - len(score)) + score
-            text += (item + " ")[:cell]
+            name = clip((">" if i == current else "") + players[i], max(1, width - len(score) - 1))
+            cell = name + " " * max(1, width - len(name) - len(score)) + score
+            text += cell + (" " if col == 0 else "")
         text = text.rstrip()
         if text:
             out.append(text)
@@ -165,11 +182,12 @@ def render(dev: Device, c: Canvas, now: int) -> None:
             c.text(word, WIDTH - 8 * len(word), y, 1)
         y += 11
     # bottom: an optional message, then the scores (the current player marked with ">")
-    rows = 2 if dev.message or len(dev.players) <= 4 else 3
+    rows = score_rows(dev)
     if dev.message:
         c.text(clip(dev.message, CHARS), 0, 41, 1)
     y = 57 - 8 * (rows - 1)
-    for line in score_lines(dev.players, dev.scores, dev.current, rows):
+    page = (now // PAGE_MS) % score_pages(len(dev.players), rows)
+    for line in score_lines(dev.players, dev.scores, dev.current, rows, page):
         c.text(line, 0, y, 1)
         y += 8
 
@@ -178,4 +196,5 @@ def signature(dev: Device, now: int) -> tuple[object, ...]:
     """Changes exactly when the picture would: redraw only then (an I2C frame costs ~25 ms)."""
     cd = dev.countdown
     blink = (now // 500) % 2 if cd.state == t.EXPIRED else 0
-    return (dev.host_ok(now), cd.state, cd.seconds(now), blink, dev.rev, dev.turn, dev.muted)
+    page = (now // PAGE_MS) % score_pages(len(dev.players), score_rows(dev))
+    return (dev.host_ok(now), cd.state, cd.seconds(now), blink, dev.rev, dev.turn, dev.muted, page)

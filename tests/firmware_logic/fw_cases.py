@@ -393,13 +393,24 @@ def case_screen_shows_turn_timer_scores() -> None:
     rec = Recorder()
     screen.render(dev, rec, 15500)
     assert "> ann" in rec.texts and "RUN" in rec.texts and "T1" in rec.texts
-    assert ">ann 10 bob  -5" in rec.texts and "cy     0" in rec.texts
+    assert ">ann 10 bob   -5" in rec.texts and "cy    0" in rec.texts
     assert "r5 twice" in rec.texts
     assert screen.countdown_text(60) == "1:00" and screen.countdown_text(45) == "45"
     two = screen.score_lines(["ann", "bob"], [10, -5], 0, 2)
-    assert two == [">ann         10", "bob           -5"]
-    assert screen.score_lines(["a"] * 8, list(range(8)), 7, 2)[1] == "a 4 a 5 a 6 >a 7"
+    assert two == [">ann 10 bob   -5"]
+    eight = [
+        screen.score_lines(["p" + str(i) for i in range(8)], list(range(8)), 7, 2, pg)
+        for pg in (0, 1)
+    ]
+    assert eight == [
+        ["p0    0 p1     1", "p2    2 p3     3"],
+        ["p4    4 p5     5", "p6    6 >p7    7"],
+    ]
     assert screen.clip("Zoë", 8) == "Zo?"
+    six = screen.score_lines(
+        ["ann", "bob", "cy", "dee", "eve", "fay"], [10, -5, 0, 120, 3, 44], 0, 3
+    )
+    assert six == [">ann 10 bob   -5", "cy    0 dee  120", "eve   3 fay   44"]
 
 
 def case_screen_redraws_only_on_change() -> None:
