@@ -46,11 +46,11 @@ def test_rummikub_turn_cycle_against_micropython(board: MicroPythonDevice) -> No
     with DeviceLink(board.port) as link:
         wait_for(lambda: link.connected, 10, "the firmware's HELLO")
         scores = [0, 0, 0]
-        rev = link.set_state(PLAYERS, 0, scores, timer_seconds=1.5, game="rummikub")
+        rev = link.set_state(PLAYERS, 0, scores, timer_seconds=2.5, game="rummikub")
         assert link.wait_applied(rev, timeout=3)
         for turn, player in ((1, 0), (2, 1), (3, 2)):
             link.press("done")
-            ev = next_event(link, {"done"})
+            ev = next_event(link, {"done", "expired"})
             assert (ev.kind, ev.turn, ev.player, ev.player_name) == (
                 "done",
                 turn,
@@ -61,10 +61,10 @@ def test_rummikub_turn_cycle_against_micropython(board: MicroPythonDevice) -> No
             # the device already runs the next player's minute; the referee confirms it
             nxt = (player + 1) % 3
             scores[player] += 5
-            rev = link.set_state(PLAYERS, nxt, scores, timer_seconds=1.5, game="rummikub")
+            rev = link.set_state(PLAYERS, nxt, scores, timer_seconds=2.5, game="rummikub")
             assert link.wait_applied(rev, timeout=3)
             assert link.state.turn == turn + 1  # the same turn, not restarted
-        ev = next_event(link, {"expired"}, timeout=4)
+        ev = next_event(link, {"expired"}, timeout=6)
         assert (ev.turn, ev.player, ev.player_name) == (4, 0, "ann")
         wait_for(lambda: link.status.expired, 2, "a heartbeat saying the turn ran out")
         st = link.status
