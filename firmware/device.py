@@ -127,7 +127,9 @@ class Device:
                 return
             self._send(p.HELLO, p.encode_hello(self.boot_id, self.role, "tableref-fw"))
             self._heartbeat(now)
-        elif ftype == p.ACK:
+        elif ftype == p.ACK or ftype == p.NAK:
+            # NAK: the host cannot read this event (a firmware/host mismatch); sending the same
+            # bytes again would not help and would hold up the events behind it.
             if self.outbox and self.outbox[0][0] == seq:
                 self.outbox.pop(0)
                 if self.outbox:
@@ -143,8 +145,6 @@ class Device:
         elif ftype == p.REPL:
             self._send(p.ACK, b"", seq)
             self.exit_requested = True
-        elif ftype == p.NAK:
-            pass  # the host never NAKs our events except for a bug; retrying would not help
         else:
             self._send(p.NAK, p.encode_nak(p.NAK_TYPE, f"unknown frame type {ftype}"), seq)
 

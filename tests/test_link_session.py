@@ -80,3 +80,17 @@ def test_find_pico_prefers_micropython(monkeypatch: pytest.MonkeyPatch) -> None:
     assert client.find_pico_port() is None
     monkeypatch.setenv("TABLEREF_DEVICE_PORT", "/dev/null")
     assert client.find_pico_port() == "/dev/null"
+
+
+def test_unreadable_event_is_refused_and_dropped_by_the_device() -> None:
+    host, dev = LinkCore(), Device(8, 0)
+    host.connection_made(0.0)
+    t = exchange(host, dev, 0.0)
+    # an event the host cannot read (kind 9) sits at the head of the device's queue
+    dev.outbox.append((500, p.encode_frame(500, p.EVENT, bytes([9, 0, 0, 0, 0, 0, 0, 0]))))
+    dev.tx.append(dev.outbox[0][1])
+    dev.press(p.BTN_MUTE, int(t * 1000))  # a good event queued behind it
+    t = exchange(host, dev, t, 60)
+    kinds = [e.kind for e in host.events]
+    assert "rejected" in kinds and "mute" in kinds and dev.outbox == []
+    assert "unknown event kind 9" in next(e.detail for e in host.events if e.kind == "rejected")

@@ -211,6 +211,8 @@ class LinkCore:
             except p.ProtocolError as exc:
                 # A sound frame (CRC fine) with a payload we cannot read: a firmware mismatch.
                 self.events.append(DeviceEvent(REJECTED, detail=f"bad {ftype:#x} payload: {exc}"))
+                if ftype == p.EVENT:  # refuse it, or the device would resend it forever
+                    self.tx.append(self._frame(p.NAK, p.encode_nak(p.NAK_PAYLOAD, str(exc)), seq))
 
     def _heard(self, boot_id: int, now: float) -> None:
         self.device_at = now
