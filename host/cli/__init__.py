@@ -7,7 +7,9 @@ import sys
 import typer
 
 # Importing a module registers its commands; one module per area keeps them small.
-from host.cli import allin, cactus, demo, fourcolor, replay, rummikub, run  # noqa: F401
+import host.cli.device  # noqa: F401  (the table device and its firmware)
+import host.cli.run  # noqa: F401  (the application: serve, run, play, token, export, import)
+from host.cli import allin, cactus, demo, fourcolor, replay, rummikub  # noqa: F401
 from host.cli.app import app
 from host.cli.common import BAD_INPUT
 
