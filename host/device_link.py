@@ -56,5 +56,9 @@ class LinkDevice:
         for handler in list(self._handlers):
             handler(DeviceEvent(kind, data))  # type: ignore[arg-type]
 
+    def press(self, button: str) -> None:
+        """Press a button of the simulated device (its event comes back through the link)."""
+        self.link.press(button)
+
     def close(self) -> None:
         self.link.close()

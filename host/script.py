@@ -144,6 +144,23 @@ class ScriptPlayer:
             read = FrameRead.model_validate({**step["frame"], "frame": index})
         referee.feed(read, image)
 
+    def _press(self, referee: Referee, step: Step, before: int) -> bool:
+        """Press a plain button on a simulated device and wait for its event to be refereed.
+
+        So the done button takes the real road: device, serial protocol, link, referee.
+        """
+        device = self.table.device
+        if step["device"] != "done" or step.get("data") or not _pressable(device):
+            return False
+        seen = referee.message
+        device.press("done")  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 3.0
+        while time.monotonic() < deadline:
+            if len(self.table.store.journal(referee.game_id)) > before or referee.message != seen:
+                return True
+            time.sleep(0.005)
+        return True  # refused or lost: the step's check reports it
+
     def run_step(self, referee: Referee, index: int) -> None:
         step = self.steps[index]
         source = "script"
@@ -155,7 +172,8 @@ class ScriptPlayer:
                 self._feed(referee, step, index)
             elif "device" in step:
                 before = len(self.table.store.journal(referee.game_id))
-                referee.device_event(DeviceEvent(step["device"], step.get("data") or {}))
+                if not self._press(referee, step, before):
+                    referee.device_event(DeviceEvent(step["device"], step.get("data") or {}))
                 after = len(self.table.store.journal(referee.game_id))
                 if step.get("cause") and after == before:
                     # A button the script expects to record something was refused.
@@ -181,6 +199,11 @@ class ScriptPlayer:
             self.errors.append(f"step {index}: {exc}")
         finally:
             referee.context = ""
+
+
+def _pressable(device: Any) -> bool:
+    link = getattr(device, "link", None)
+    return getattr(link, "simulator", None) is not None and hasattr(device, "press")
 
 
 def _inside(quad: tuple[tuple[float, float], ...], x: float, y: float) -> bool:
