@@ -144,7 +144,10 @@ def _run_colours(tiles: tuple[Tile, ...]) -> tuple[tuple[str, ...], ...]:
     has_cj = len(stretches) > 1
     found: list[str | None] = []
     for members in stretches:
-        colours = {tiles[i].colour: tiles[i] for i in members if not tiles[i].is_joker}
+        colours: dict[str, Tile] = {}
+        for i in members:
+            if not tiles[i].is_joker:
+                colours.setdefault(tiles[i].colour, tiles[i])
         if len(colours) > 1:
             first, second = list(colours.values())[:2]
             if has_cj:
@@ -474,10 +477,13 @@ def _readings(tiles: tuple[Tile, ...]) -> tuple[list[_Reading], list[str]]:
 
 
 def _likely_group(tiles: tuple[Tile, ...]) -> bool:
+    """Two tiles of one number in different colours: the player meant a group."""
     numbered = [t for t in tiles if not t.is_joker]
-    if any(t.joker == "CJ" for t in tiles):
-        return False
-    return len({t.number for t in numbered}) == 1 and len(numbered) >= 2
+    return any(
+        a.number == b.number and a.colour != b.colour
+        for i, a in enumerate(numbered)
+        for b in numbered[i + 1 :]
+    )
 
 
 @lru_cache(maxsize=65536)
