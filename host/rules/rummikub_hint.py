@@ -367,14 +367,14 @@ def _search(
 
 
 def _extend_greedily(
-    table: list[tuple[str, ...]], rack: list[str], mirror_value: MirrorValue, frozen: int
+    table: list[tuple[str, ...]], rack: list[str], mirror_value: MirrorValue
 ) -> None:
-    """Add leftover rack tiles at either end of the hint's own sets while they stay valid."""
+    """Add leftover rack tiles at either end of any set while it stays valid and complete."""
     changed = True
     while changed:
         changed = False
         for token in sorted(set(rack), key=lambda t: -tile_value(t)):
-            for index in range(frozen, len(table)):
+            for index in range(len(table)):
                 s = table[index]
                 for grown in ((*s, token), (token, *s)):
                     verdict = check_set(grown, mirror_value)
@@ -398,8 +398,13 @@ def find_hint(
     mirror_value: MirrorValue = "number",
     budget_s: float = 2.0,
     opening_points: int = 30,
+    rearrange: bool = True,
 ) -> Hint:
-    """The best legal play found for ``rack`` on ``table`` (``initial``: an opening meld)."""
+    """The best legal play found for ``rack`` on ``table`` (``initial``: an opening meld).
+
+    ``rearrange=False`` keeps every table set as it is and only adds new sets and tiles at
+    the ends of sets (fast; what a cautious player does).
+    """
     before = as_table(table)
     started = time.perf_counter()
     rack = list(rack)
@@ -415,6 +420,8 @@ def find_hint(
             tuple(s for s in before if any(t in ("DJ", "CJ", "MJ") for t in s)),
             before,
         ]
+        if not rearrange:
+            plans = [before]
         for frozen in plans:
             if attempts and attempts[-1][2]:
                 break
@@ -435,8 +442,10 @@ def find_hint(
         new_table = [*frozen, *sets]
         left = list((Counter(rack) - Counter(t for s in sets for t in s)).elements())
         if not initial:
-            _extend_greedily(new_table, left, mirror_value, len(frozen))
-        hint = _verified(before, new_table, rack, initial, mirror_value, complete, opening_points)
+            _extend_greedily(new_table, left, mirror_value)
+        hint = _verified(
+            before, _tidy(before, new_table), rack, initial, mirror_value, complete, opening_points
+        )
         if hint is not None and (best is None or _score(hint, goal) > _score(best, goal)):
             best = hint
     if best is None or not best.played:
@@ -447,6 +456,17 @@ def find_hint(
         )
         return Hint(before, (), 0, 0, bool(best.complete) if best else True, note)
     return best
+
+
+def _tidy(before: Table, after: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """Sets left as they were first, in their old order; then the new or changed ones."""
+    remaining = list(after)
+    kept = []
+    for old in before:
+        if old in remaining:
+            remaining.remove(old)
+            kept.append(old)
+    return kept + remaining
 
 
 def _score(hint: Hint, goal: Goal) -> tuple[int, int]:
