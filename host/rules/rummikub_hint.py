@@ -211,6 +211,7 @@ class _Search:
         deadline: float,
         need_value: int,
         mirror_value: MirrorValue,
+        max_steps: int,
     ) -> None:
         self.weight = weight
         self.deadline = deadline
@@ -219,6 +220,7 @@ class _Search:
         self.memo: dict[tuple[bytes, int], tuple[float, tuple[int, ...] | None, int]] = {}
         self.must0, self.may0 = must, may
         self.calls = 0
+        self.max_steps = max_steps
         self.best_total = float("-inf")
         self.best_path: list[tuple[int, ...]] = []
         self.cap = sum(w * k for w, k in zip(weight, may, strict=True))
@@ -267,7 +269,9 @@ class _Search:
         gained: float,
     ) -> float:
         self.calls += 1
-        if self.calls & 1023 == 0 and time.perf_counter() > self.deadline:
+        if self.calls > self.max_steps or (
+            self.calls & 1023 == 0 and time.perf_counter() > self.deadline
+        ):
             raise _OutOfTime
         capped = min(value, self.need_value)
         key = (bytes(must) + bytes(may), capped)
@@ -351,6 +355,7 @@ def _search(
     deadline: float,
     need_value: int,
     mirror_value: MirrorValue,
+    max_steps: int,
 ) -> tuple[list[tuple[str, ...]], bool] | None:
     search = _Search(
         _counts(table_tiles),
@@ -359,6 +364,7 @@ def _search(
         deadline,
         need_value,
         mirror_value,
+        max_steps,
     )
     total, path, complete = search.run()
     if total == float("-inf"):
@@ -399,17 +405,19 @@ def find_hint(
     budget_s: float = 2.0,
     opening_points: int = 30,
     rearrange: bool = True,
+    max_steps: int = 10**9,
 ) -> Hint:
     """The best legal play found for ``rack`` on ``table`` (``initial``: an opening meld).
 
     ``rearrange=False`` keeps every table set as it is and only adds new sets and tiles at
-    the ends of sets (fast; what a cautious player does).
+    the ends of sets (fast; what a cautious player does). ``max_steps`` bounds the search
+    by positions visited instead of time, so that a seeded bot plays the same on any machine.
     """
     before = as_table(table)
     started = time.perf_counter()
     rack = list(rack)
     if initial:
-        found = _search([], rack, goal, started + budget_s, opening_points, mirror_value)
+        found = _search([], rack, goal, started + budget_s, opening_points, mirror_value, max_steps)
         attempts: list[tuple[Table, list[tuple[str, ...]], bool]] = []
         if found is not None and found[0]:
             attempts.append((before, found[0], found[1]))
@@ -434,6 +442,7 @@ def find_hint(
                 time.perf_counter() + max(budget_left, 0.05),
                 0,
                 mirror_value,
+                max_steps,
             )
             if found is not None:
                 attempts.append((frozen, found[0], found[1]))

@@ -32,7 +32,7 @@ def new_game(rng: random.Random, players: Sequence[str], **options: Any) -> Game
 
 
 def bot_event(
-    state: RummikubState, rng: random.Random, *, budget_s: float = 0.05, mistakes: float = 0.05
+    state: RummikubState, rng: random.Random, *, steps: int = 3000, mistakes: float = 0.05
 ) -> Event:
     """A simple player's next event: the hint's play (no rearranging), or a draw.
 
@@ -55,7 +55,8 @@ def bot_event(
         rack,
         initial=not state.opened[index],
         mirror_value=state.options.mirror_value,
-        budget_s=budget_s,
+        budget_s=60.0,
+        max_steps=steps,
         rearrange=rng.random() < 0.2,
     )
     if hint.played:
