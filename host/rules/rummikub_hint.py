@@ -115,7 +115,9 @@ def _groups(
         chosen = [others[i] for i in range(len(others)) if mask >> i & 1]
         for fill in fills:
             slots = 1 + len(chosen) + sum(2 if j == DJ else 1 for j in fill)
-            if 1 + len(chosen) + len(fill) >= 3 and slots <= N_COLOURS:
+            tiles = 1 + len(chosen) + len(fill)
+            # jokers only where needed: a group of 4 tiles holding a joker is redundant
+            if (tiles == 3 or (tiles > 3 and not fill)) and slots <= N_COLOURS:
                 yield (p, *chosen, *fill)
 
 
@@ -131,7 +133,9 @@ def _runs(
         prefixes.append((CJ,))
     for prefix in prefixes:
         slots = sum(2 if j == DJ else 1 for j in prefix) + 1
-        used = Counter(prefix)
+        used = [0] * N_IDS
+        for j in prefix:
+            used[j] += 1
         yield from _extend((*prefix, p), colour, number + 1, slots, used, avail)
 
 
@@ -140,10 +144,12 @@ def _extend(
     colour: int,
     nxt: int,
     slots: int,
-    used: Counter[int],
+    used: list[int],
     avail: Sequence[int],
 ) -> Iterator[tuple[int, ...]]:
-    if len(run) >= 3:
+    # A joker at an end of a run longer than 3 is redundant: leftover jokers are laid on
+    # the table after the search, so such runs need not be tried.
+    if len(run) == 3 or (len(run) > 3 and run[0] < N_NUMBERED and run[-1] < N_NUMBERED):
         yield run
     if slots >= MAX_RUN_SLOTS or nxt > 13:
         return
@@ -152,8 +158,7 @@ def _extend(
         used[tid] += 1
         yield from _extend((*run, tid), colour, nxt + 1, slots + 1, used, avail)
         used[tid] -= 1
-    n_jokers = sum(used[j] for j in (J, DJ, CJ))
-    if n_jokers >= MAX_SET_JOKERS:
+    if used[J] + used[DJ] + used[CJ] >= MAX_SET_JOKERS:
         return
     if avail[J] > used[J]:
         used[J] += 1
@@ -202,7 +207,18 @@ def _mirror_runs(
 
 
 # -- the search -------------------------------------------------------------------------------
+NEG: Final = float("-inf")
+EXACT, UPPER = True, False
+
+
 class _Search:
+    """Branch and bound over positions, memoised with exact values or upper bounds.
+
+    ``_solve(position, alpha)`` returns the best gain still to be had from the position when
+    it beats ``alpha``, and otherwise some upper bound ≤ ``alpha``. The bound used to cut a
+    position off is the weight of the rack tiles left in it.
+    """
+
     def __init__(
         self,
         must: list[int],
@@ -217,11 +233,12 @@ class _Search:
         self.deadline = deadline
         self.need_value = need_value
         self.mirror_value = mirror_value
-        self.memo: dict[tuple[bytes, int], tuple[float, tuple[int, ...] | None, int]] = {}
+        # key -> (value, exact?, best move or None for "leave the pivot", pivot)
+        self.memo: dict[tuple[bytes, int], tuple[float, bool, tuple[int, ...] | None, int]] = {}
         self.must0, self.may0 = must, may
         self.calls = 0
         self.max_steps = max_steps
-        self.best_total = float("-inf")
+        self.best_total = NEG
         self.best_path: list[tuple[int, ...]] = []
         self.cap = sum(w * k for w, k in zip(weight, may, strict=True))
 
@@ -230,27 +247,38 @@ class _Search:
 
     def run(self) -> tuple[float, list[tuple[int, ...]], bool]:
         must, may = list(self.must0), list(self.may0)
+        # Ask "can all rack tiles go?", then "all but the heaviest one?", and so on: each
+        # pass cuts hard, and the bounds it leaves in the memo stay true for the next.
+        weights = sorted(
+            (self.weight[t] for t in range(N_IDS) for _ in range(may[t])), reverse=True
+        )
+        alphas = [self.cap - sum(weights[:k]) - 1 for k in range(len(weights) + 1)] + [NEG]
         try:
-            total = self._solve(must, may, 0, [], 0.0)
+            for alpha in alphas:
+                total = self._solve(must, may, 0, [], 0.0, alpha, self.cap)
+                if total > alpha:
+                    break
         except _OutOfTime:
             return self.best_total, self.best_path, False
         except _Done:
             return self.best_total, self.best_path, True
-        if total == float("-inf"):
+        if total == NEG:
             return total, [], True
         return total, self._rebuild(list(self.must0), list(self.may0), 0), True
 
+    def _key(self, must: list[int], may: list[int], value: int) -> tuple[bytes, int]:
+        return bytes(must) + bytes(may), min(value, self.need_value)
+
     def _rebuild(self, must: list[int], may: list[int], value: int) -> list[tuple[int, ...]]:
-        """The best continuation from a solved position, following the memo."""
+        """The best continuation from a solved position, following exact memo entries."""
         path: list[tuple[int, ...]] = []
         while True:
-            key = (bytes(must) + bytes(may), min(value, self.need_value))
-            entry = self.memo.get(key)
-            if entry is None or entry[2] == -1:
+            entry = self.memo.get(self._key(must, may, value))
+            if entry is None or not entry[1] or entry[0] == NEG or entry[3] < 0:
                 return path
-            _, move, skip = entry
+            _, _, move, pivot = entry
             if move is None:
-                may[skip] -= 1
+                may[pivot] -= 1
                 continue
             for t in move:
                 if must[t]:
@@ -267,60 +295,87 @@ class _Search:
         value: int,
         path: list[tuple[int, ...]],
         gained: float,
+        alpha: float,
+        left: float,
     ) -> float:
+        """``left``: total weight of the rack tiles still in the position (the bound)."""
         self.calls += 1
         if self.calls > self.max_steps or (
             self.calls & 1023 == 0 and time.perf_counter() > self.deadline
         ):
             raise _OutOfTime
-        capped = min(value, self.need_value)
-        key = (bytes(must) + bytes(may), capped)
+        key = self._key(must, may, value)
         hit = self.memo.get(key)
-        if hit is not None:
-            if hit[0] > float("-inf"):
+        if hit is not None and (hit[1] or hit[0] <= alpha):
+            if hit[1] and hit[0] > NEG:
                 self._offer(gained + hit[0], path, must, may, value)
             return hit[0]
+        if left <= alpha:
+            return left  # even placing every rack tile left cannot beat alpha
         pivot = next((t for t in range(N_NUMBERED) if must[t] or may[t]), -1)
         if pivot < 0:
-            done = not any(must[N_NUMBERED:]) and capped >= self.need_value
-            result = 0.0 if done else float("-inf")
-            self.memo[key] = (result, None, -1)
-            if result == 0.0:
-                self._offer(gained, path, must, may, value)
+            # Jokers left over are laid at the end of some set afterwards (a mirror joker
+            # cannot be: it needs two sides); rack jokers count as placed.
+            done = not must[MJ] and key[1] >= self.need_value
+            result = sum(self.weight[j] * may[j] for j in (J, DJ, CJ)) if done else NEG
+            self.memo[key] = (result, EXACT, None, -1)
+            if done:
+                self._offer(gained + result, path, must, may, value)
             return result
-        best: float = float("-inf")
-        best_move: tuple[int, ...] | None = None
-        if not must[pivot]:
-            may[pivot] -= 1
-            got = self._solve(must, may, value, path, gained)
-            may[pivot] += 1
-            if got > best:
-                best = got
+        best, best_move = NEG, None
         avail = [a + b for a, b in zip(must, may, strict=True)]
-        for move in _candidates(pivot, avail):
-            taken_must: list[int] = []
+        # Sets that place the most rack tiles first: a full placement found early ends it all.
+        moves = sorted(_candidates(pivot, avail), key=lambda m: -self._optional_gain(m, must))
+        for move in moves:
+            from_must: list[int] = []
             gain = 0
             for t in move:
                 if must[t]:
                     must[t] -= 1
-                    taken_must.append(t)
+                    from_must.append(t)
                 else:
                     may[t] -= 1
                     gain += self.weight[t]
-            set_value = self._value(move) if capped < self.need_value else 0
+            set_value = self._value(move) if key[1] < self.need_value else 0
             path.append(move)
-            got = self._solve(must, may, value + set_value, path, gained + gain)
+            got = self._solve(
+                must,
+                may,
+                value + set_value,
+                path,
+                gained + gain,
+                max(alpha, best) - gain,
+                left - gain,
+            )
             path.pop()
             for t in move:
-                if t in taken_must:
-                    taken_must.remove(t)
+                if t in from_must:
+                    from_must.remove(t)
                     must[t] += 1
                 else:
                     may[t] += 1
             if got + gain > best:
                 best, best_move = got + gain, move
-        self.memo[key] = (best, best_move, pivot if best_move is None else -2)
+        if not must[pivot]:
+            may[pivot] -= 1
+            skipped = self.weight[pivot]
+            got = self._solve(must, may, value, path, gained, max(alpha, best), left - skipped)
+            may[pivot] += 1
+            if got > best:
+                best, best_move = got, None
+        # hit, if any, was only an upper bound above alpha: this result is at least as tight
+        self.memo[key] = (best, best > alpha, best_move, pivot)
         return best
+
+    def _optional_gain(self, move: tuple[int, ...], must: list[int]) -> int:
+        spare = {t: must[t] for t in move}
+        gain = 0
+        for t in move:
+            if spare[t]:
+                spare[t] -= 1
+            else:
+                gain += self.weight[t]
+        return gain
 
     def _offer(
         self, total: float, path: list[tuple[int, ...]], must: list[int], may: list[int], value: int
@@ -357,9 +412,10 @@ def _search(
     mirror_value: MirrorValue,
     max_steps: int,
 ) -> tuple[list[tuple[str, ...]], bool] | None:
+    must = _counts(table_tiles)
     search = _Search(
-        _counts(table_tiles),
-        _counts(rack),
+        must,
+        _drop_hopeless(must, _counts(rack)),
         _weights(rack, goal),
         deadline,
         need_value,
@@ -372,27 +428,58 @@ def _search(
     return [tuple(_token(t) for t in move) for move in path], complete
 
 
-def _extend_greedily(
-    table: list[tuple[str, ...]], rack: list[str], mirror_value: MirrorValue
-) -> None:
-    """Add leftover rack tiles at either end of any set while it stays valid and complete."""
-    changed = True
-    while changed:
-        changed = False
-        for token in sorted(set(rack), key=lambda t: -tile_value(t)):
-            for index in range(len(table)):
+def _could_join_a_set(t: int, avail: Sequence[int]) -> bool:
+    """False only when no set at all can hold tile ``t`` (a safe over-approximation)."""
+    jokers = avail[J] + 2 * avail[DJ] + avail[CJ] + avail[MJ]
+    if jokers >= 2:
+        return True
+    colour, number = t % N_COLOURS, t // N_COLOURS + 1
+    others = sum(1 for c in range(N_COLOURS) if c != colour and avail[_tid(c, number)])
+    if others + jokers >= 2 or (avail[t] >= 2 and avail[MJ]):
+        return True
+    for start in range(max(1, number - 2), min(number, 11) + 1):
+        missing = sum(
+            1 for n in range(start, start + 3) if n != number and not avail[_tid(colour, n)]
+        )
+        if missing <= jokers:
+            return True
+    return False
+
+
+def _drop_hopeless(must: list[int], may: list[int]) -> list[int]:
+    """Rack tiles that can join no set cannot be played: leave them out of the search."""
+    avail = [a + b for a, b in zip(must, may, strict=True)]
+    kept = list(may)
+    for t in range(N_NUMBERED):
+        if may[t] and not _could_join_a_set(t, avail):
+            kept[t] = 0
+    return kept
+
+
+def _lay_leftovers(
+    table: list[tuple[str, ...]], tiles: list[str], mirror_value: MirrorValue, start: int = 0
+) -> list[str]:
+    """Add tiles at either end of the sets from ``start`` on while the sets stay valid and
+    complete; heaviest first. Returns the tiles no set would take."""
+    left = list(tiles)
+    placed = True
+    while placed and left:
+        placed = False
+        for token in sorted(set(left), key=lambda t: -tile_value(t)):
+            for index in range(start, len(table)):
                 s = table[index]
                 for grown in ((*s, token), (token, *s)):
                     verdict = check_set(grown, mirror_value)
                     if verdict.valid and not verdict.awaiting_mirror:
                         table[index] = grown
-                        rack.remove(token)
-                        changed = True
+                        left.remove(token)
+                        placed = True
                         break
-                if changed:
+                if placed:
                     break
-            if changed:
+            if placed:
                 break
+    return left
 
 
 def find_hint(
@@ -416,13 +503,13 @@ def find_hint(
     before = as_table(table)
     started = time.perf_counter()
     rack = list(rack)
+    # (sets kept as they are, the search's sets, table tiles it must still lay, complete?)
+    attempts: list[tuple[Table, list[tuple[str, ...]], list[str], bool]] = []
     if initial:
         found = _search([], rack, goal, started + budget_s, opening_points, mirror_value, max_steps)
-        attempts: list[tuple[Table, list[tuple[str, ...]], bool]] = []
         if found is not None and found[0]:
-            attempts.append((before, found[0], found[1]))
+            attempts.append((before, found[0], [], found[1]))
     else:
-        attempts = []
         plans: list[Table] = [
             (),
             tuple(s for s in before if any(t in ("DJ", "CJ", "MJ") for t in s)),
@@ -431,7 +518,7 @@ def find_hint(
         if not rearrange:
             plans = [before]
         for frozen in plans:
-            if attempts and attempts[-1][2]:
+            if attempts and attempts[-1][3]:
                 break
             loose = Counter(t for s in before for t in s) - Counter(t for s in frozen for t in s)
             budget_left = started + budget_s - time.perf_counter()
@@ -445,13 +532,18 @@ def find_hint(
                 max_steps,
             )
             if found is not None:
-                attempts.append((frozen, found[0], found[1]))
+                in_sets = Counter(t for s in found[0] for t in s)
+                must_left = list((loose - in_sets).elements())  # jokers the search left over
+                attempts.append((frozen, found[0], must_left, found[1]))
     best: Hint | None = None
-    for frozen, sets, complete in attempts:
+    for frozen, sets, must_left, complete in attempts:
         new_table = [*frozen, *sets]
-        left = list((Counter(rack) - Counter(t for s in sets for t in s)).elements())
-        if not initial:
-            _extend_greedily(new_table, left, mirror_value)
+        start = len(frozen) if initial else 0
+        if _lay_leftovers(new_table, must_left, mirror_value, start):
+            continue  # a table joker found no place: this arrangement is no play
+        used = Counter(t for s in sets for t in s) - Counter(must_left)
+        left = list((Counter(rack) - used).elements())
+        _lay_leftovers(new_table, left, mirror_value, start)
         hint = _verified(
             before, _tidy(before, new_table), rack, initial, mirror_value, complete, opening_points
         )
