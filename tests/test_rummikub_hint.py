@@ -77,3 +77,29 @@ def test_hints_are_legal_and_no_smaller_than_any_rack_subset(seed: int) -> None:
     assert verdict.legal or not hint.played, verdict.reasons
     assert Counter(hint.played) <= Counter(rack)
     assert hint.tiles_placed == _exhaustive_best(table, rack)
+
+
+def test_same_tiles_placed_as_rummikub_solver_on_standard_positions() -> None:
+    from rummikub_solver import Colour, RuleSet, SolverMode
+
+    rules = RuleSet()
+    letters = {"k": Colour.BLACK, "b": Colour.BLUE, "o": Colour.ORANGE, "r": Colour.RED}
+    order = list(Colour)
+
+    def tile_of(token: str) -> int:
+        if token == "J":
+            return int(rules.tiles[-1])
+        return order.index(letters[token[0]]) * rules.numbers + int(token[1:])
+
+    rng = random.Random(2026)
+    for _ in range(6):
+        table, rack = random_position(rng, table_sets=rng.randint(3, 8), rack_size=10)
+        state = rules.new_game()
+        state.initial = False
+        state.add_table(*(tile_of(t) for s in table for t in s))
+        state.add_rack(*(tile_of(t) for t in rack))
+        solution = rules.solve(state, SolverMode.TILE_COUNT)
+        theirs = len(solution.tiles) if solution else 0
+        hint = find_hint(table, rack, budget_s=10)
+        assert hint.complete
+        assert hint.tiles_placed == theirs, (table, rack)

@@ -88,16 +88,28 @@ class _Done(Exception):
     """Every rack tile is placed: nothing can beat it."""
 
 
-# -- candidate sets containing the pivot as their lowest numbered tile ----------------------
-def _candidates(p: int, avail: Sequence[int]) -> Iterator[tuple[int, ...]]:
-    """Sets (as tile-id tuples in table order) whose lowest numbered tile is ``p``."""
+# -- moves at the pivot ------------------------------------------------------------------------
+# A move is a tuple of ints: (NEW, open colour or -1, open end, *tiles) lays a new set and,
+# for a run, leaves it open for extension at its end; (EXT, colour, end, *tiles) lengthens
+# the open run of that colour ending at that number with tiles (jokers filling a gap, then
+# the pivot). Runs are laid as 3-tile seeds and grown one number at a time, so a position
+# only needs to know which runs are open at the pivot's number, not how long they are.
+NEW, EXT = 0, 1
+MAX_GAP = 2  # jokers between an open run's end and the pivot when extending it
+
+
+def _new_sets(p: int, avail: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """New sets whose lowest numbered tile is the pivot ``p``."""
     colour, number = p % N_COLOURS, p // N_COLOURS + 1
     jokers = {j: avail[j] for j in (J, DJ, CJ, MJ)}
-    yield from _groups(p, colour, number, avail, jokers)
+    for tiles in _groups(p, colour, number, avail, jokers):
+        yield (NEW, -1, 0, *tiles)
     yield from _runs(p, colour, number, avail, jokers)
     if jokers[MJ]:
-        yield from _mirror_groups(p, colour, number, avail)
-        yield from _mirror_runs(p, colour, number, avail)
+        for tiles in _mirror_groups(p, colour, number, avail):
+            yield (NEW, -1, 0, *tiles)
+        for tiles in _mirror_runs(p, colour, number, avail):
+            yield (NEW, -1, 0, *tiles)
 
 
 def _groups(
@@ -124,56 +136,68 @@ def _groups(
 def _runs(
     p: int, colour: int, number: int, avail: Sequence[int], jokers: dict[int, int]
 ) -> Iterator[tuple[int, ...]]:
-    prefixes: list[tuple[int, ...]] = [()]
-    if number >= 2 and jokers[J]:
-        prefixes.append((J,))
-    if number >= 3 and jokers[DJ]:
-        prefixes.append((DJ,))
-    if number >= 2 and jokers[CJ]:
-        prefixes.append((CJ,))
-    for prefix in prefixes:
-        slots = sum(2 if j == DJ else 1 for j in prefix) + 1
-        used = [0] * N_IDS
-        for j in prefix:
+    """3-tile run seeds starting with the pivot or with one joker before it."""
+    used = [0] * N_IDS
+    used[p] = 1
+    yield from _seed((p,), colour, number + 1, used, avail)
+    for j, width in ((J, 1), (DJ, 2), (CJ, 1)):
+        if jokers[j] and number > width:
             used[j] += 1
-        yield from _extend((*prefix, p), colour, number + 1, slots, used, avail)
+            yield from _seed((j, p), colour, number + 1, used, avail)
+            used[j] -= 1
 
 
-def _extend(
-    run: tuple[int, ...],
-    colour: int,
-    nxt: int,
-    slots: int,
-    used: list[int],
-    avail: Sequence[int],
+def _seed(
+    run: tuple[int, ...], colour: int, nxt: int, used: list[int], avail: Sequence[int]
 ) -> Iterator[tuple[int, ...]]:
-    # A joker at an end of a run longer than 3 is redundant: leftover jokers are laid on
-    # the table after the search, so such runs need not be tried.
-    if len(run) == 3 or (len(run) > 3 and run[0] < N_NUMBERED and run[-1] < N_NUMBERED):
-        yield run
-    if slots >= MAX_RUN_SLOTS or nxt > 13:
+    if len(run) == 3:
+        if nxt <= 13:
+            yield (NEW, colour, nxt - 1, *run)
+        else:
+            yield (NEW, -1, 0, *run)
+        return
+    if nxt > 13:
         return
     tid = _tid(colour, nxt)
     if avail[tid] > used[tid]:
         used[tid] += 1
-        yield from _extend((*run, tid), colour, nxt + 1, slots + 1, used, avail)
+        yield from _seed((*run, tid), colour, nxt + 1, used, avail)
         used[tid] -= 1
-    if used[J] + used[DJ] + used[CJ] >= MAX_SET_JOKERS:
-        return
     if avail[J] > used[J]:
         used[J] += 1
-        yield from _extend((*run, J), colour, nxt + 1, slots + 1, used, avail)
+        yield from _seed((*run, J), colour, nxt + 1, used, avail)
         used[J] -= 1
     if avail[DJ] > used[DJ] and nxt + 1 <= 13:
         used[DJ] += 1
-        yield from _extend((*run, DJ), colour, nxt + 2, slots + 2, used, avail)
+        yield from _seed((*run, DJ), colour, nxt + 2, used, avail)
         used[DJ] -= 1
-    if avail[CJ] > used[CJ]:
+    if avail[CJ] > used[CJ] and run[-1] != CJ:
         used[CJ] += 1
         for other in range(N_COLOURS):
             if other != colour:
-                yield from _extend((*run, CJ), other, nxt + 1, slots + 1, used, avail)
+                yield from _seed((*run, CJ), other, nxt + 1, used, avail)
         used[CJ] -= 1
+
+
+def _extensions(
+    p: int, opens: tuple[tuple[int, int], ...], avail: Sequence[int]
+) -> Iterator[tuple[int, ...]]:
+    """Ways to lengthen an open run so that it ends with the pivot."""
+    colour, number = p % N_COLOURS, p // N_COLOURS + 1
+    for oc, end in sorted(set(opens)):
+        gap = number - 1 - end
+        if oc == colour:
+            if gap == 0:
+                yield (EXT, oc, end, p)
+            elif gap == 1 and avail[J]:
+                yield (EXT, oc, end, J, p)
+            elif gap == 2:
+                if avail[DJ]:
+                    yield (EXT, oc, end, DJ, p)
+                if avail[J] >= 2:
+                    yield (EXT, oc, end, J, J, p)
+        elif gap == 1 and avail[CJ]:
+            yield (EXT, oc, end, CJ, p)
 
 
 def _mirror_groups(
@@ -209,14 +233,34 @@ def _mirror_runs(
 # -- the search -------------------------------------------------------------------------------
 NEG: Final = float("-inf")
 EXACT, UPPER = True, False
+Opens = tuple[tuple[int, int], ...]
+
+
+def _tiles_of(move: tuple[int, ...]) -> tuple[int, ...]:
+    return move[3:]
+
+
+def _after(move: tuple[int, ...], opens: Opens, p: int) -> Opens:
+    """Open runs after ``move``."""
+    kind, colour, end = move[0], move[1], move[2]
+    out = list(opens)
+    if kind == EXT:
+        out.remove((colour, end))
+        number = p // N_COLOURS + 1
+        if number < 13:
+            out.append((p % N_COLOURS, number))
+    elif colour >= 0:
+        out.append((colour, end))
+    return tuple(sorted(out))
 
 
 class _Search:
     """Branch and bound over positions, memoised with exact values or upper bounds.
 
-    ``_solve(position, alpha)`` returns the best gain still to be had from the position when
-    it beats ``alpha``, and otherwise some upper bound ≤ ``alpha``. The bound used to cut a
-    position off is the weight of the rack tiles left in it.
+    A position is the tiles left (table tiles that must be laid, rack tiles that may) and
+    the runs open for extension. ``_solve(position, alpha)`` returns the best gain still
+    to be had when it beats ``alpha``, otherwise an upper bound ≤ ``alpha``; the bound that
+    cuts a position off is the weight of the rack tiles left in it.
     """
 
     def __init__(
@@ -233,122 +277,154 @@ class _Search:
         self.deadline = deadline
         self.need_value = need_value
         self.mirror_value = mirror_value
-        # key -> (value, exact?, best move or None for "leave the pivot", pivot)
-        self.memo: dict[tuple[bytes, int], tuple[float, bool, tuple[int, ...] | None, int]] = {}
+        # key -> (value, exact?, best move (None: leave the pivot on the rack), pivot)
+        self.memo: dict[
+            tuple[bytes, Opens, int], tuple[float, bool, tuple[int, ...] | None, int]
+        ] = {}
         self.must0, self.may0 = must, may
         self.calls = 0
         self.max_steps = max_steps
         self.best_total = NEG
         self.best_path: list[tuple[int, ...]] = []
         self.cap = sum(w * k for w, k in zip(weight, may, strict=True))
+        self.avail = [a + b for a, b in zip(must, may, strict=True)]  # kept in step
 
-    def _value(self, ids: tuple[int, ...]) -> int:
-        return check_set(tuple(_token(t) for t in ids), self.mirror_value).value
+    def _value(self, move: tuple[int, ...], p: int) -> int:
+        if move[0] == EXT:
+            return sum(range(move[2] + 1, p // N_COLOURS + 2))
+        return check_set(tuple(_token(t) for t in _tiles_of(move)), self.mirror_value).value
 
-    def run(self) -> tuple[float, list[tuple[int, ...]], bool]:
+    def run(self, alpha: float = NEG) -> tuple[float, list[tuple[int, ...]], bool]:
+        """Best gain, its moves, and whether the search finished; only gains above
+        ``alpha`` are looked for (NEG and no moves when there is none)."""
         must, may = list(self.must0), list(self.may0)
-        # Ask "can all rack tiles go?", then "all but the heaviest one?", and so on: each
-        # pass cuts hard, and the bounds it leaves in the memo stay true for the next.
-        weights = sorted(
-            (self.weight[t] for t in range(N_IDS) for _ in range(may[t])), reverse=True
-        )
-        alphas = [self.cap - sum(weights[:k]) - 1 for k in range(len(weights) + 1)] + [NEG]
         try:
-            for alpha in alphas:
-                total = self._solve(must, may, 0, [], 0.0, alpha, self.cap)
-                if total > alpha:
-                    break
+            total = self._solve(must, may, (), 0, [], 0.0, alpha, self.cap, 0)
         except _OutOfTime:
+            if self.best_total <= alpha:
+                return NEG, [], False
             return self.best_total, self.best_path, False
         except _Done:
             return self.best_total, self.best_path, True
-        if total == NEG:
-            return total, [], True
-        return total, self._rebuild(list(self.must0), list(self.may0), 0), True
+        if total <= alpha:
+            return NEG, [], True
+        return total, self._rebuild(list(self.must0), list(self.may0), (), 0), True
 
-    def _key(self, must: list[int], may: list[int], value: int) -> tuple[bytes, int]:
-        return bytes(must) + bytes(may), min(value, self.need_value)
+    def _pivot(self, from_tile: int = 0) -> int:
+        """The lowest numbered tile left (none below ``from_tile`` is left)."""
+        avail = self.avail
+        for t in range(from_tile, N_NUMBERED):
+            if avail[t]:
+                return t
+        return -1
 
-    def _rebuild(self, must: list[int], may: list[int], value: int) -> list[tuple[int, ...]]:
+    def _key(
+        self, must: list[int], may: list[int], opens: Opens, value: int
+    ) -> tuple[bytes, Opens, int]:
+        return bytes(must) + bytes(may), opens, min(value, self.need_value)
+
+    @staticmethod
+    def _take(move: tuple[int, ...], must: list[int], may: list[int]) -> None:
+        for t in _tiles_of(move):
+            if must[t]:
+                must[t] -= 1
+            else:
+                may[t] -= 1
+
+    def _rebuild(
+        self, must: list[int], may: list[int], opens: Opens, value: int
+    ) -> list[tuple[int, ...]]:
         """The best continuation from a solved position, following exact memo entries."""
         path: list[tuple[int, ...]] = []
         while True:
-            entry = self.memo.get(self._key(must, may, value))
+            p = next((t for t in range(N_NUMBERED) if must[t] or may[t]), -1)
+            if p >= 0:
+                opens = tuple(o for o in opens if o[1] >= p // N_COLOURS - MAX_GAP)
+            entry = self.memo.get(self._key(must, may, opens, value))
             if entry is None or not entry[1] or entry[0] == NEG or entry[3] < 0:
                 return path
             _, _, move, pivot = entry
             if move is None:
                 may[pivot] -= 1
                 continue
-            for t in move:
-                if must[t]:
-                    must[t] -= 1
-                else:
-                    may[t] -= 1
-            value += self._value(move)
+            self._take(move, must, may)
+            value += self._value(move, pivot)
+            opens = _after(move, opens, pivot)
             path.append(move)
 
     def _solve(
         self,
         must: list[int],
         may: list[int],
+        opens: Opens,
         value: int,
         path: list[tuple[int, ...]],
         gained: float,
         alpha: float,
         left: float,
+        from_tile: int,
     ) -> float:
-        """``left``: total weight of the rack tiles still in the position (the bound)."""
+        """``left``: total weight of the rack tiles still in the position (the bound);
+        ``from_tile``: no numbered tile below it is left."""
         self.calls += 1
         if self.calls > self.max_steps or (
             self.calls & 1023 == 0 and time.perf_counter() > self.deadline
         ):
             raise _OutOfTime
-        key = self._key(must, may, value)
+        pivot = self._pivot(from_tile)
+        if pivot >= 0 and opens:
+            # a run open below the pivot's number minus the widest gap can never grow again
+            opens = tuple(o for o in opens if o[1] >= pivot // N_COLOURS - MAX_GAP)
+        key = self._key(must, may, opens, value)
         hit = self.memo.get(key)
         if hit is not None and (hit[1] or hit[0] <= alpha):
             if hit[1] and hit[0] > NEG:
-                self._offer(gained + hit[0], path, must, may, value)
+                self._offer(gained + hit[0], path, must, may, opens, value)
             return hit[0]
         if left <= alpha:
             return left  # even placing every rack tile left cannot beat alpha
-        pivot = next((t for t in range(N_NUMBERED) if must[t] or may[t]), -1)
         if pivot < 0:
             # Jokers left over are laid at the end of some set afterwards (a mirror joker
             # cannot be: it needs two sides); rack jokers count as placed.
-            done = not must[MJ] and key[1] >= self.need_value
+            done = not must[MJ] and key[2] >= self.need_value
             result = sum(self.weight[j] * may[j] for j in (J, DJ, CJ)) if done else NEG
             self.memo[key] = (result, EXACT, None, -1)
             if done:
-                self._offer(gained + result, path, must, may, value)
+                self._offer(gained + result, path, must, may, opens, value)
             return result
         best, best_move = NEG, None
-        avail = [a + b for a, b in zip(must, may, strict=True)]
-        # Sets that place the most rack tiles first: a full placement found early ends it all.
-        moves = sorted(_candidates(pivot, avail), key=lambda m: -self._optional_gain(m, must))
+        avail = self.avail
+        # Growing a run first, then new sets placing the most rack tiles: a full placement
+        # found early ends the search.
+        moves = list(_extensions(pivot, opens, avail)) if opens else []
+        moves += sorted(_new_sets(pivot, avail), key=lambda m: -self._optional_gain(m, must))
         for move in moves:
             from_must: list[int] = []
             gain = 0
-            for t in move:
+            for t in _tiles_of(move):
+                avail[t] -= 1
                 if must[t]:
                     must[t] -= 1
                     from_must.append(t)
                 else:
                     may[t] -= 1
                     gain += self.weight[t]
-            set_value = self._value(move) if key[1] < self.need_value else 0
+            set_value = self._value(move, pivot) if key[2] < self.need_value else 0
             path.append(move)
             got = self._solve(
                 must,
                 may,
+                _after(move, opens, pivot),
                 value + set_value,
                 path,
                 gained + gain,
                 max(alpha, best) - gain,
                 left - gain,
+                pivot,
             )
             path.pop()
-            for t in move:
+            for t in _tiles_of(move):
+                avail[t] += 1
                 if t in from_must:
                     from_must.remove(t)
                     must[t] += 1
@@ -358,9 +434,13 @@ class _Search:
                 best, best_move = got + gain, move
         if not must[pivot]:
             may[pivot] -= 1
+            avail[pivot] -= 1
             skipped = self.weight[pivot]
-            got = self._solve(must, may, value, path, gained, max(alpha, best), left - skipped)
+            got = self._solve(
+                must, may, opens, value, path, gained, max(alpha, best), left - skipped, pivot
+            )
             may[pivot] += 1
+            avail[pivot] += 1
             if got > best:
                 best, best_move = got, None
         # hit, if any, was only an upper bound above alpha: this result is at least as tight
@@ -368,9 +448,10 @@ class _Search:
         return best
 
     def _optional_gain(self, move: tuple[int, ...], must: list[int]) -> int:
-        spare = {t: must[t] for t in move}
+        tiles = _tiles_of(move)
+        spare = {t: must[t] for t in tiles}
         gain = 0
-        for t in move:
+        for t in tiles:
             if spare[t]:
                 spare[t] -= 1
             else:
@@ -378,13 +459,37 @@ class _Search:
         return gain
 
     def _offer(
-        self, total: float, path: list[tuple[int, ...]], must: list[int], may: list[int], value: int
+        self,
+        total: float,
+        path: list[tuple[int, ...]],
+        must: list[int],
+        may: list[int],
+        opens: Opens,
+        value: int,
     ) -> None:
         if total > self.best_total:
             self.best_total = total
-            self.best_path = list(path) + self._rebuild(list(must), list(may), value)
+            self.best_path = list(path) + self._rebuild(list(must), list(may), opens, value)
             if total >= self.cap:
                 raise _Done
+
+
+def _lay_moves(moves: list[tuple[int, ...]]) -> list[tuple[str, ...]]:
+    """The sets a list of moves builds, as tokens in table order."""
+    sets: list[list[int]] = []
+    ends: list[tuple[int, int] | None] = []
+    for move in moves:
+        kind, colour, end, tiles = move[0], move[1], move[2], _tiles_of(move)
+        if kind == NEW:
+            sets.append(list(tiles))
+            ends.append((colour, end) if colour >= 0 else None)
+            continue
+        index = ends.index((colour, end))
+        sets[index].extend(tiles)
+        last = tiles[-1]
+        number = last // N_COLOURS + 1
+        ends[index] = (last % N_COLOURS, number) if number < 13 else None
+    return [tuple(_token(t) for t in s) for s in sets]
 
 
 # -- public -----------------------------------------------------------------------------------
@@ -411,7 +516,10 @@ def _search(
     need_value: int,
     mirror_value: MirrorValue,
     max_steps: int,
-) -> tuple[list[tuple[str, ...]], bool] | None:
+    alpha: float = NEG,
+) -> tuple[list[tuple[str, ...]] | None, bool]:
+    """The sets of the best arrangement gaining more than ``alpha`` (None: none found),
+    and whether the search finished."""
     must = _counts(table_tiles)
     search = _Search(
         must,
@@ -422,10 +530,10 @@ def _search(
         mirror_value,
         max_steps,
     )
-    total, path, complete = search.run()
-    if total == float("-inf"):
-        return None
-    return [tuple(_token(t) for t in move) for move in path], complete
+    total, path, complete = search.run(alpha)
+    if total == NEG:
+        return None, complete
+    return _lay_moves(path), complete
 
 
 def _could_join_a_set(t: int, avail: Sequence[int]) -> bool:
@@ -496,66 +604,54 @@ def find_hint(
 ) -> Hint:
     """The best legal play found for ``rack`` on ``table`` (``initial``: an opening meld).
 
-    ``rearrange=False`` keeps every table set as it is and only adds new sets and tiles at
-    the ends of sets (fast; what a cautious player does). ``max_steps`` bounds the search
-    by positions visited instead of time, so that a seeded bot plays the same on any machine.
+    First the cautious play (table sets kept, new sets and tiles at set ends), then, unless
+    ``rearrange=False``, a search over every rearrangement of the table that only looks for
+    plays better than the cautious one. ``max_steps`` bounds the search by positions
+    visited instead of time, so that a seeded bot plays the same on any machine.
     """
     before = as_table(table)
-    started = time.perf_counter()
+    deadline = time.perf_counter() + budget_s
     rack = list(rack)
-    # (sets kept as they are, the search's sets, table tiles it must still lay, complete?)
-    attempts: list[tuple[Table, list[tuple[str, ...]], list[str], bool]] = []
-    if initial:
-        found = _search([], rack, goal, started + budget_s, opening_points, mirror_value, max_steps)
-        if found is not None and found[0]:
-            attempts.append((before, found[0], [], found[1]))
-    else:
-        plans: list[Table] = [
-            (),
-            tuple(s for s in before if any(t in ("DJ", "CJ", "MJ") for t in s)),
-            before,
-        ]
-        if not rearrange:
-            plans = [before]
-        for frozen in plans:
-            if attempts and attempts[-1][3]:
-                break
-            loose = Counter(t for s in before for t in s) - Counter(t for s in frozen for t in s)
-            budget_left = started + budget_s - time.perf_counter()
-            found = _search(
-                list(loose.elements()),
-                rack,
-                goal,
-                time.perf_counter() + max(budget_left, 0.05),
-                0,
-                mirror_value,
-                max_steps,
-            )
-            if found is not None:
-                in_sets = Counter(t for s in found[0] for t in s)
-                must_left = list((loose - in_sets).elements())  # jokers the search left over
-                attempts.append((frozen, found[0], must_left, found[1]))
-    best: Hint | None = None
-    for frozen, sets, must_left, complete in attempts:
+    weights = _weights(rack, goal)
+
+    def attempt(frozen: Table, alpha: float, need: int) -> tuple[Hint | None, bool]:
+        loose = Counter(t for s in before for t in s) - Counter(t for s in frozen for t in s)
+        sets, complete = _search(
+            list(loose.elements()), rack, goal, deadline, need, mirror_value, max_steps, alpha
+        )
+        if sets is None:
+            return None, complete
         new_table = [*frozen, *sets]
         start = len(frozen) if initial else 0
+        must_left = list((loose - Counter(t for s in sets for t in s)).elements())
         if _lay_leftovers(new_table, must_left, mirror_value, start):
-            continue  # a table joker found no place: this arrangement is no play
+            return None, complete  # a table joker found no place: no play this way
         used = Counter(t for s in sets for t in s) - Counter(must_left)
-        left = list((Counter(rack) - used).elements())
-        _lay_leftovers(new_table, left, mirror_value, start)
+        _lay_leftovers(new_table, list((Counter(rack) - used).elements()), mirror_value, start)
         hint = _verified(
             before, _tidy(before, new_table), rack, initial, mirror_value, complete, opening_points
         )
-        if hint is not None and (best is None or _score(hint, goal) > _score(best, goal)):
-            best = hint
+        return hint, complete
+
+    best, complete = attempt(before, NEG, opening_points if initial else 0)
+    if rearrange and not initial:
+        floor = sum(weights[_id(t)] for t in best.played) if best else NEG
+        full, complete = attempt((), floor, 0)
+        if full is None and any(t in ("DJ", "CJ", "MJ") for s in before for t in s):
+            # a table set the search cannot rebuild (a long mirror set, say): keep those
+            special = tuple(s for s in before if any(t in ("DJ", "CJ", "MJ") for t in s))
+            full, _ = attempt(special, floor, 0)
+        if full is not None and (best is None or _score(full, goal) > _score(best, goal)):
+            best = full
     if best is None or not best.played:
         note = (
             f"no opening of {opening_points} points from the rack alone: draw a tile"
             if initial
             else "no legal play found: draw a tile"
         )
-        return Hint(before, (), 0, 0, bool(best.complete) if best else True, note)
+        return Hint(before, (), 0, 0, complete, note)
+    if best.complete != complete:
+        best = Hint(best.table, best.played, best.points, best.opening_value, complete, best.note)
     return best
 
 
@@ -601,6 +697,4 @@ def _verified(
         if verdict.played
         else "no tile to play"
     )
-    if not complete:
-        note += " (best found within the time budget)"
     return Hint(as_table(after), verdict.played, points, verdict.opening_value, complete, note)
