@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Final, Literal
 
 from host.rules.notation import (
@@ -28,7 +28,7 @@ from host.rules.notation import (
     RUMMIKUB_COLOURS,
     RUMMIKUB_JOKER_NAMES,
     Tile,
-    parse_cards,
+    split_tokens,
     tile,
 )
 
@@ -486,9 +486,15 @@ def _likely_group(tiles: tuple[Tile, ...]) -> bool:
     )
 
 
+@cache
+def _tile(token: str) -> Tile:
+    """A parsed tile; the ~60 spellings in use are parsed once (errors are not cached)."""
+    return tile(token)
+
+
 @lru_cache(maxsize=65536)
 def _check(tokens: tuple[str, ...], mirror_value: MirrorValue) -> SetCheck:
-    tiles = tuple(tile(t) for t in tokens)
+    tiles = tuple(_tile(t) for t in tokens)
     if len(tiles) < MIN_TILES:
         reason = f"a set needs at least 3 tiles, {_show(tiles) or 'this one'} has {len(tiles)}" + (
             " (a double joker is one tile)" if any(t.joker == "DJ" for t in tiles) else ""
@@ -526,8 +532,8 @@ def check_set(
     Tokens are parsed (:class:`NotationError` for an unknown one); the box limit is not
     checked here, since a set alone can never hold a third copy (callers check the table).
     """
-    tokens = tuple(parse_cards("rummikub", tiles, check_box=False))
-    return _check(tokens, mirror_value)
+    raw = split_tokens(tiles) if isinstance(tiles, str) else tiles
+    return _check(tuple(_tile(t).token for t in raw), mirror_value)
 
 
 def set_value(tiles: tuple[str, ...], mirror_value: MirrorValue = "number") -> int:
