@@ -114,14 +114,14 @@ def test_a_table_joker_freed_by_the_search_is_laid_again() -> None:
 
 def test_a_table_set_waiting_for_its_mirror_gets_it() -> None:
     table = sets("b4 MJ b4 b3", "k9 k10 k11")
-    hint = find_hint(table, "k12 b3".split())
+    hint = find_hint(table, ["k12", "b3"])
     assert sorted(hint.played) == ["b3", "k12"]
     assert ("b3", "b4", "MJ", "b4", "b3") in hint.table
 
 
 def test_cautious_hint_keeps_every_table_set() -> None:
     table = sets("r5 r6 r7", "o5 o6 o7", "k5 k6 k7 k8 k9")
-    hint = find_hint(table, "k10 b5".split(), rearrange=False)
+    hint = find_hint(table, ["k10", "b5"], rearrange=False)
     assert hint.played == ("k10",)
     assert hint.table == (
         ("r5", "r6", "r7"),
