@@ -226,17 +226,20 @@ class RummikubRules:
         elif event.type == "time_up":
             self._time_up(state, event)
 
-    def _play_verdict(self, state: RummikubState, event: Event) -> TurnVerdict:
-        after = _parse_table(event.get("table"))
-        tiles = _parse_tiles(event.get("tiles", []))
-        index = state.players.index(event["player"])
-        verdict = referee_turn(
+    @staticmethod
+    def _referee(state: RummikubState, player: str, after: Table) -> TurnVerdict:
+        index = state.players.index(player)
+        return referee_turn(
             state.table,
             after,
             state.racks[index],
             opened=state.opened[index],
             mirror_value=state.options.mirror_value,
         )
+
+    def _play_verdict(self, state: RummikubState, event: Event) -> TurnVerdict:
+        tiles = _parse_tiles(event.get("tiles", []))
+        verdict = self._referee(state, event["player"], _parse_table(event.get("table")))
         if verdict.legal and Counter(tiles) != Counter(verdict.played):
             raise RuleViolation(
                 f"'tiles' says {' '.join(tiles) or 'nothing'} was played, but the table "
@@ -253,15 +256,7 @@ class RummikubRules:
         ):
             raise RuleViolation("'not_put_back' must be a whole number ≥ 0")
         if table is not None:
-            index = state.players.index(event["player"])
-            verdict = referee_turn(
-                state.table,
-                table,
-                state.racks[index],
-                opened=state.opened[index],
-                mirror_value=state.options.mirror_value,
-            )
-            if verdict.legal:
+            if self._referee(state, event["player"], table).legal:
                 raise RuleViolation(
                     "the table at time-up is a legal turn: record it as a 'play' instead"
                 )
