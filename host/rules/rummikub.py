@@ -255,11 +255,10 @@ class RummikubRules:
             not isinstance(not_put_back, int) or isinstance(not_put_back, bool) or not_put_back < 0
         ):
             raise RuleViolation("'not_put_back' must be a whole number ≥ 0")
-        if table is not None:
-            if self._referee(state, event["player"], table).legal:
-                raise RuleViolation(
-                    "the table at time-up is a legal turn: record it as a 'play' instead"
-                )
+        if table is not None and self._referee(state, event["player"], table).legal:
+            raise RuleViolation(
+                "the table at time-up is a legal turn: record it as a 'play' instead"
+            )
         return time_up(
             state.table,
             table,
