@@ -1,16 +1,20 @@
 """Rummikub with a Twist: suggest a legal play (most tiles, most points, or a valid opening).
 
-The search rebuilds the whole table: every table tile must land in a set, rack tiles may.
-It always takes the lowest remaining numbered tile (the *pivot*) and tries every set that
-has it as its lowest numbered tile (runs of up to 6 slots with jokers, colour changes and
-double jokers; groups; mirror runs and groups), or, for a rack tile, leaving it on the rack.
-Sub-positions are memoised by the tiles left, so each is solved once. Runs longer than 6
-slots are never needed: they split into shorter valid runs holding the same tiles.
+First the cautious play: every table set kept, new sets from the rack, tiles added at set
+ends. Then a search over every rearrangement of the table that looks only for something
+better: every table tile must land in a set, rack tiles may. It always takes the lowest
+numbered tile left (the *pivot*) and either grows a run left open at the number below it,
+lays a new set with the pivot as its lowest numbered tile (groups, 3-tile run seeds with
+regular, double and colour-change jokers, mirror runs and groups), or, for a rack tile,
+leaves it on the rack. Positions (tiles left + open runs) are memoised with exact values
+or upper bounds, and a position whose rack tiles together cannot beat the best play found
+is cut off. Jokers are never laid where they are redundant (the end of a run longer than 3,
+a group of 4): jokers left over are added to the end of a set afterwards.
 
-A table the generator cannot rebuild (e.g. a long mirror set) falls back to keeping its
-special-joker sets as they are, then to keeping the whole table and adding to it. Every hint
-is checked by the turn referee before it is returned. A time budget bounds the search; the
-best play found so far is returned and ``complete`` says whether the search finished.
+A table the search cannot rebuild (a mirror set waiting for its tile, say) is retried with
+its special-joker sets kept as they are. Every hint is checked by the turn referee before
+it is returned. A time budget bounds the search; the best play found so far is returned and
+``complete`` says whether the search finished.
 """
 
 from __future__ import annotations
