@@ -292,6 +292,7 @@ class _Search:
         self.best_path: list[tuple[int, ...]] = []
         self.cap = sum(w * k for w, k in zip(weight, may, strict=True))
         self.avail = [a + b for a, b in zip(must, may, strict=True)]  # kept in step
+        self.new_sets: dict[tuple[int, bytes, bytes], list[tuple[int, ...]]] = {}
 
     def _value(self, move: tuple[int, ...], p: int) -> int:
         if move[0] == EXT:
@@ -401,7 +402,7 @@ class _Search:
         # Growing a run first, then new sets placing the most rack tiles: a full placement
         # found early ends the search.
         moves = list(_extensions(pivot, opens, avail)) if opens else []
-        moves += sorted(_new_sets(pivot, avail), key=lambda m: -self._optional_gain(m, must))
+        moves += sorted(self._new_sets(pivot), key=lambda m: -self._optional_gain(m, must))
         for move in moves:
             from_must: list[int] = []
             gain = 0
@@ -450,6 +451,18 @@ class _Search:
         # hit, if any, was only an upper bound above alpha: this result is at least as tight
         self.memo[key] = (best, best > alpha, best_move, pivot)
         return best
+
+    def _new_sets(self, pivot: int) -> list[tuple[int, ...]]:
+        """New sets at the pivot; they depend only on the tiles of its number and the three
+        above it and on the jokers, so they are generated once per such neighbourhood."""
+        low = pivot - pivot % N_COLOURS
+        avail = self.avail
+        near = (pivot, bytes(avail[low : min(low + 4 * N_COLOURS, N_NUMBERED)]), bytes(avail[J:]))
+        found = self.new_sets.get(near)
+        if found is None:
+            found = list(_new_sets(pivot, avail))
+            self.new_sets[near] = found
+        return found
 
     def _optional_gain(self, move: tuple[int, ...], must: list[int]) -> int:
         tiles = _tiles_of(move)
