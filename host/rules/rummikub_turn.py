@@ -72,8 +72,9 @@ def continuation(before: tuple[str, ...], after: Table) -> int | None:
 def _joker_exchanges(before: Table, after: Table) -> list[str]:
     """Reasons why a joker was exchanged for a joker its kind does not allow."""
     reasons = []
+    unchanged = set(after)
     for old in before:
-        if not any(t in RUMMIKUB_JOKERS for t in old):
+        if old in unchanged or not any(t in RUMMIKUB_JOKERS for t in old):
             continue
         index = continuation(old, after)
         if index is None:
@@ -98,8 +99,9 @@ def _joker_exchanges(before: Table, after: Table) -> list[str]:
 def _mirror_growth(before: Table, after: Table, mirror_value: MirrorValue) -> list[str]:
     """A set waiting for its mirror tile must get that tile before it grows otherwise."""
     reasons = []
+    unchanged = set(after)
     for old in before:
-        if "MJ" not in old:
+        if old in unchanged or "MJ" not in old:
             continue
         was = check_set(old, mirror_value)
         if not (was.valid and was.awaiting_mirror):
