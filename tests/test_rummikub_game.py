@@ -253,3 +253,26 @@ def test_a_tampered_log_is_refused_on_replay() -> None:
     events = [*game.events, Event.of("draw", player="ann")]
     with pytest.raises(LogError, match="event 2 \\(draw\\) is not legal: it is bob's turn"):
         load_game(events)
+
+
+def test_a_seed_replays_the_same_game() -> None:
+    logs = []
+    for _ in range(2):
+        rng = random.Random(11)
+        game = new_game(rng, ["ann", "bob"])
+        play_out(game, rng)
+        logs.append(game.to_jsonl())
+    assert logs[0] == logs[1]
+
+
+def test_series_from_finished_games() -> None:
+    results = []
+    for seed in (1, 7):
+        rng = random.Random(seed)
+        game = new_game(rng, ["ann", "bob"])
+        play_out(game, rng)
+        assert game.state.result is not None
+        results.append(game.state.result)
+    series = score_series(["ann", "bob"], results)
+    assert series.finished and series.games == 2
+    assert sum(series.wins.values()) == 2 and sum(series.totals.values()) == 0
