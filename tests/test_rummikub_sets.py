@@ -211,3 +211,21 @@ def test_json_shape() -> None:
         "jokers": [{"tile": "DJ", "stands_for": ["k3", "o3"]}],
         "reason": None,
     }
+
+
+def test_mirror_symmetry_is_by_number_only() -> None:
+    verdict = check_set("r7 MJ b7")
+    assert verdict.valid and verdict.kind == "group"
+    assert not check_set("r7 b7 MJ r7 r7").valid  # still no colour twice on one side
+
+
+def test_unmatched_mirror_slot_may_be_half_a_double_joker() -> None:
+    verdict = check_set("b4 MJ DJ")
+    assert verdict.valid and verdict.awaiting_mirror
+    assert stands("b4 MJ DJ") == [("MJ", ("b5",)), ("DJ", ("b4", "b3"))]
+
+
+def test_several_colour_changes_in_one_run() -> None:
+    verdict = check_set("r3 CJ b5 CJ o7")
+    assert verdict.valid and verdict.value == 3 + 4 + 5 + 6 + 7
+    assert not check_set("r3 CJ r5 CJ o7").valid
