@@ -373,7 +373,7 @@ class _Search:
         ``from_tile``: no numbered tile below it is left."""
         self.calls += 1
         if self.calls > self.max_steps or (
-            self.calls & 1023 == 0 and time.perf_counter() > self.deadline
+            self.calls & 255 == 0 and time.perf_counter() > self.deadline
         ):
             raise _OutOfTime
         pivot = self._pivot(from_tile)
