@@ -36,8 +36,6 @@ N_NUMBERED: Final = 52
 J, DJ, CJ, MJ = 52, 53, 54, 55
 N_IDS: Final = 56
 JOKER_IDS: Final = {"J": J, "DJ": DJ, "CJ": CJ, "MJ": MJ}
-MAX_RUN_SLOTS: Final = 6
-MAX_SET_JOKERS: Final = 2
 
 
 def _tid(colour: int, number: int) -> int:
@@ -236,7 +234,7 @@ def _mirror_runs(
 
 # -- the search -------------------------------------------------------------------------------
 NEG: Final = float("-inf")
-EXACT, UPPER = True, False
+EXACT = True  # a memo entry holding the exact value (else an upper bound)
 Opens = tuple[tuple[int, int], ...]
 
 

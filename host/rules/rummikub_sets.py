@@ -80,11 +80,6 @@ class SetCheck:
         }
 
 
-def name(token: str) -> str:
-    """A tile as said in a reason: its token."""
-    return token
-
-
 def _joker_name(kind: str) -> str:
     return RUMMIKUB_JOKER_NAMES[kind]
 
