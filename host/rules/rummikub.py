@@ -119,10 +119,13 @@ def _racks_json(state: RummikubState) -> dict[str, list[str]]:
 
 
 def summary(state: RummikubState) -> dict[str, Any]:
-    """``{"scores": {player: n}, "winner": player | None, "finished": bool}``."""
+    """The common summary (host/rules/summary.py) plus each player's rack and whose turn it is."""
+    common = {"game": GAME, "players": list(state.players), "turn": state.current}
     if state.result is None:
-        return {"scores": dict.fromkeys(state.players, 0), "winner": None, "finished": False}
+        scores = dict.fromkeys(state.players, 0)
+        return {**common, "scores": scores, "winner": None, "finished": False}
     return {
+        **common,
         "scores": dict(state.result.scores),
         "winner": state.result.winner,
         "finished": state.finished,
@@ -156,6 +159,9 @@ def _remove(rack: Sequence[str], tiles: Sequence[str]) -> tuple[str, ...]:
 
 class RummikubRules:
     game = GAME
+
+    def summary(self, state: RummikubState) -> dict[str, Any]:
+        return summary(state)
 
     # -- setup --------------------------------------------------------------------------------
     def initial(self, setup: Event) -> RummikubState:
