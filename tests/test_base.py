@@ -32,6 +32,9 @@ class CountRules:
     def evolve(self, state: Count, event: Event) -> Count:
         return Count(state.total + event["n"], state.limit)
 
+    def summary(self, state: Count) -> dict[str, object]:
+        return {"game": self.game, "players": [], "scores": {}, "winner": None, "finished": False}
+
 
 def test_fold_undo_and_round_trip() -> None:
     game = Game.start(CountRules(), limit=10)

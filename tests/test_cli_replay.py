@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import random
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cli_helpers import tableref
 
-from host.rules import allin_bot, cactus_bot
+from host.rules import allin_bot, cactus_bot, fourcolor_bots, rummikub_play
+from host.rules.base import Game
 from host.rules.summary import summarize
 
 
@@ -96,3 +100,37 @@ def test_missing_file_exits_2(
 ) -> None:
     r = tableref(capsys, monkeypatch, "replay", "/nonexistent/log.jsonl")
     assert r.code == 2 and "no such log file" in r.err
+
+
+def _rummikub_game() -> Game[Any]:
+    rng = random.Random(5)
+    game = rummikub_play.new_game(rng, ["ann", "bob", "cy"])
+    rummikub_play.play_out(game, rng)
+    return game
+
+
+@pytest.mark.parametrize(
+    "make_game",
+    [
+        _rummikub_game,
+        lambda: fourcolor_bots.play_session(["ann", "bob", "cy"], seed=2),
+        lambda: allin_bot.play_game(["ann", "bob"], seed=4),
+    ],
+    ids=["rummikub", "fourcolor", "allin"],
+)
+def test_every_engine_replays_to_its_summary(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    make_game: Callable[[], Game[Any]],
+) -> None:
+    game = make_game()
+    path = tmp_path / "game.jsonl"
+    path.write_text(game.to_jsonl(), encoding="utf-8")
+    r = tableref(capsys, monkeypatch, "replay", str(path), "--json")
+    assert r.code == 0, r.err
+    result = r.json()
+    assert result.pop("events") == len(game)
+    assert result == summarize(game)
+    assert result["finished"] is True
+    assert set(result["scores"]) == set(result["players"])

@@ -290,6 +290,8 @@ def test_hu_on_a_discard_scores_the_completed_pong_exposed_and_settles() -> None
     assert result.score.hu == 13 + 1 + 3 and result.score.flower_hu == 3
     assert dict(result.points) == {"ann": -8, "bob": 16, "cat": -8}
     assert summary(game.state) == {
+        "game": "fourcolor",
+        "players": ["ann", "bob", "cat"],
         "scores": {"ann": 22, "bob": 46, "cat": 22},
         "winner": "bob",
         "finished": True,
@@ -457,6 +459,8 @@ def test_a_table_log_keeps_the_points_from_each_hu() -> None:
     game.apply(ann)  # 4 kongs 32 + three soldiers 3 + two generals 2 = 37 hu: 28 from each
     assert game.state.finished
     assert summary(game.state) == {
+        "game": "fourcolor",
+        "players": ["ann", "bob", "cat"],
         "scores": {"ann": 24 + 56, "bob": 42 - 28, "cat": 24 - 28},
         "winner": "ann",
         "finished": True,

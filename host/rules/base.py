@@ -82,6 +82,10 @@ class Rules(Protocol[S]):
         """The state after ``event`` (only called on events ``check`` accepted)."""
         ...
 
+    def summary(self, state: S) -> dict[str, Any]:
+        """Scores, winner and whether it is over (keys in host/rules/summary.py)."""
+        ...
+
 
 class Game(Generic[S]):
     """A game of one engine: its event log and the fold of it."""

@@ -741,7 +741,13 @@ def summary(state: State) -> dict[str, Any]:
         best = max(scores.values())
         leaders = [p for p, s in scores.items() if s == best]
         winner = leaders[0] if len(leaders) == 1 else None
-    return {"scores": scores, "winner": winner, "finished": state.finished}
+    return {
+        "game": GAME,
+        "players": list(state.players),
+        "scores": scores,
+        "winner": winner,
+        "finished": state.finished,
+    }
 
 
 RULES: Final = FourColorRules()
