@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from host.cli.app import app
-from host.cli.common import InputError, JsonOption, emit
+from host.cli.common import InputError, JsonOption, emit, fail
 
 device_app = typer.Typer(
     help="The table device: simulate it, ask it how it is.", no_args_is_help=True
@@ -152,13 +152,21 @@ def check(as_json: JsonOption = False) -> None:
 def deploy(
     port: Annotated[str | None, typer.Option(help="Serial port (default: find the Pico).")] = None,
     dry_run: Annotated[bool, typer.Option(help="Compile and print the commands only.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Compile the firmware with mpy-cross and copy it to the Pico with mpremote."""
+    import subprocess
+
     from host.link import tools
     from host.link.client import find_pico_port
 
     port = port or find_pico_port()
     if port is None:
         raise InputError("no Pico attached (USB VID 2E8A); plug it in or pass --port")
-    for cmd in tools.deploy(port, dry_run=dry_run):
-        typer.echo(" ".join(cmd))
+    try:
+        commands = tools.deploy(port, dry_run=dry_run)
+    except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
+        # A failed copy leaves the board half-written: say which step failed, not a traceback.
+        raise fail(f"deploy to {port} failed: {exc}", 1) from None
+    result = {"port": port, "dry_run": dry_run, "commands": commands}
+    emit(result, as_json, lambda: typer.echo("\n".join(" ".join(cmd) for cmd in commands)))
