@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from host.cli import app
+from host.cli import app, main
 
 runner = CliRunner()
 
@@ -75,7 +75,17 @@ def test_a_failed_copy_is_one_clear_line(monkeypatch: pytest.MonkeyPatch) -> Non
         raise subprocess.CalledProcessError(1, ["mpremote", "connect", port, "fs", "cp"])
 
     monkeypatch.setattr("host.link.tools.deploy", broken)
-    res = runner.invoke(app, ["firmware", "deploy", "--port", "/dev/ttyACM7"])
+    res = runner.invoke(app, ["firmware", "deploy", "--port", "/dev/null"])
     assert res.exit_code == 1
-    assert "error: deploy to /dev/ttyACM7 failed:" in res.output
+    assert "error: deploy to /dev/null failed:" in res.output
     assert "returned non-zero exit status 1" in res.output
+
+
+def test_deploy_to_a_port_that_is_not_there_exits_2(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.argv", ["tableref", "firmware", "deploy", "--port", "/dev/nope0"])
+    with pytest.raises(SystemExit) as exc:
+        main()
+    assert exc.value.code == 2
+    assert "error: no serial port /dev/nope0 (is the Pico plugged in?)" in capsys.readouterr().err

@@ -163,6 +163,8 @@ def deploy(
     port = port or find_pico_port()
     if port is None:
         raise InputError("no Pico attached (USB VID 2E8A); plug it in or pass --port")
+    if not dry_run and not Path(port).exists():
+        raise InputError(f"no serial port {port} (is the Pico plugged in?)")
     try:
         commands = tools.deploy(port, dry_run=dry_run)
     except (RuntimeError, OSError, subprocess.SubprocessError) as exc:

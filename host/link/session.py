@@ -16,10 +16,13 @@ Delivery rules:
 from __future__ import annotations
 
 import collections
+import logging
 import random
 from dataclasses import dataclass, field
 
 from host.link import codec as p
+
+log = logging.getLogger(__name__)
 
 RETRY_S = 0.2
 HEARTBEAT_S = 1.0
@@ -117,7 +120,7 @@ class LinkCore:
         self.timing = _Timing()
         self.next_heartbeat = 0.0
         self.up = False
-        self.stats = {"sent": 0, "retries": 0, "acked": 0, "naks": 0, "events": 0}
+        self.stats = {"sent": 0, "retries": 0, "acked": 0, "naks": 0, "events": 0, "damaged": 0}
 
     # ------------------------------------------------------------ referee side
 
@@ -201,7 +204,12 @@ class LinkCore:
         return p.encode_frame(seq, ftype, payload)
 
     def feed(self, data: bytes, now: float) -> None:
+        damaged = self.decoder.errors
         frames = self.decoder.feed(data)
+        if self.decoder.errors != damaged:
+            # Line noise is expected (the retries recover it), so it is counted, not an event.
+            self.stats["damaged"] = self.decoder.errors
+            log.info("dropped damaged frame(s) from the device: %s", self.decoder.last_error)
         for exc in self.decoder.rejected:
             self.events.append(DeviceEvent(REJECTED, detail=f"device speaks {exc}"))
         self.decoder.rejected = []
