@@ -110,3 +110,12 @@ def test_a_garbage_frame_is_counted_and_named_not_acted_on(
     assert "dropped damaged frame(s) from the device: CRC mismatch" in caplog.text
     host.feed(good, 0.2)  # the next sound frame still gets through
     assert host.status.boot_id == 42
+
+
+def test_an_unknown_button_is_named() -> None:
+    link = client.DeviceLink("/dev/null")  # never started: press fails before any I/O
+    try:
+        with pytest.raises(ValueError, match="no button 'start': the device has done, pause, mute"):
+            link.press("start")
+    finally:
+        link.close()

@@ -92,7 +92,7 @@ def simulate(
         if png is not None:
             sim.framebuffer.save_png(png)
         screen_text = sim.screen_ascii()
-        sim.stop()
+        sim.close()
     result = {
         "port": sim.port,
         "boot_id": sim.device.boot_id,

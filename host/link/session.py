@@ -263,32 +263,27 @@ class LinkCore:
                 self.timing = _Timing(turn, current, remaining, s.running, s.expired, now)
             elif self.acked_rev >= 0 and self.inflight is None:
                 self.acked_rev = -1  # it lost our state without rebooting: send it again
-        elif ftype == p.ACK:
+        elif ftype in (p.ACK, p.NAK):
             self.device_at = now
+            nak = p.decode_nak(payload) if ftype == p.NAK else None
             fl = self.inflight
-            if fl is not None and fl.seq == seq:
+            if fl is None or fl.seq != seq:
+                return  # the answer to a frame already settled (a retry's twin)
+            # Either way the command is done with: a NAKed one would be refused again.
+            if fl.ftype == p.STATE:
+                self.acked_rev = fl.rev
+            elif fl.ftype == p.PRESS and self.presses:
+                self.presses.popleft()
+            self.inflight = None
+            if nak is None:
                 self.stats["acked"] += 1
-                if fl.ftype == p.STATE:
-                    self.acked_rev = fl.rev
-                elif fl.ftype == p.PRESS and self.presses:
-                    self.presses.popleft()
-                self.inflight = None
-        elif ftype == p.NAK:
-            self.device_at = now
-            code, reason = p.decode_nak(payload)
-            fl = self.inflight
-            if fl is not None and fl.seq == seq:
-                self.stats["naks"] += 1
-                # The same bytes would be refused again: report it and move on.
-                if fl.ftype == p.STATE:
-                    self.acked_rev = fl.rev
-                elif fl.ftype == p.PRESS and self.presses:
-                    self.presses.popleft()
-                self.inflight = None
-                what = p.TYPE_NAMES.get(fl.ftype, str(fl.ftype))
-                self.events.append(
-                    DeviceEvent(REJECTED, detail=f"device refused {what} (code {code}): {reason}")
-                )
+                return
+            self.stats["naks"] += 1
+            code, reason = nak
+            what = p.TYPE_NAMES.get(fl.ftype, str(fl.ftype))
+            self.events.append(
+                DeviceEvent(REJECTED, detail=f"device refused {what} (code {code}): {reason}")
+            )
         elif ftype == p.EVENT:
             self.device_at = now
             kind, turn, player, remaining = p.decode_event(payload)
