@@ -6,12 +6,15 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from host.cli.app import app
 from host.cli.common import InputError, JsonOption, emit, fail
+
+if TYPE_CHECKING:  # the link pulls in pyserial: imported only when a command needs it
+    from host.link.client import DeviceLink
 
 device_app = typer.Typer(
     help="The table device: simulate it, ask it how it is.", no_args_is_help=True
@@ -23,11 +26,8 @@ app.add_typer(firmware_app, name="firmware")
 DEMO_PLAYERS = ["ann", "bob", "cy"]
 
 
-def _demo_step(link: object, step: int) -> None:
+def _demo_step(link: DeviceLink, step: int) -> None:
     """Drive the simulated device like a referee would: turns, scores, a press now and then."""
-    from host.link.client import DeviceLink
-
-    assert isinstance(link, DeviceLink)
     if step == 0:
         link.set_state(DEMO_PLAYERS, 0, [0, 0, 0], 12, game="rummikub")
     elif step % 8 == 4:

@@ -116,12 +116,8 @@ class RummikubState:
         return self.racks[self.players.index(player)]
 
 
-def _racks_json(state: RummikubState) -> dict[str, list[str]]:
-    return {p: list(r) for p, r in zip(state.players, state.racks, strict=True)}
-
-
 def summary(state: RummikubState) -> dict[str, Any]:
-    """The common summary (host/rules/summary.py) plus each player's rack and whose turn it is."""
+    """The common summary (host/rules/summary.py) plus whose turn it is."""
     # nobody is to move once the game is over
     turn = None if state.finished else state.current
     common = {"game": GAME, "players": list(state.players), "turn": turn}
