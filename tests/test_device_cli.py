@@ -89,3 +89,14 @@ def test_deploy_to_a_port_that_is_not_there_exits_2(
         main()
     assert exc.value.code == 2
     assert "error: no serial port /dev/nope0 (is the Pico plugged in?)" in capsys.readouterr().err
+
+
+def test_simulate_refuses_a_png_path_it_cannot_write(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    png = tmp_path / "missing" / "screen.png"
+    monkeypatch.setattr("sys.argv", ["tableref", "device", "simulate", "--png", str(png)])
+    with pytest.raises(SystemExit) as exc:
+        main()
+    assert exc.value.code == 2
+    assert f"there is no folder {png.parent}" in capsys.readouterr().err

@@ -44,7 +44,7 @@ def simulate(
         Path | None, typer.Option(help="Keep this PNG file updated with the screen.")
     ] = None,
     seconds: Annotated[
-        float, typer.Option(help="Stop after this many seconds (0: until Ctrl-C).")
+        float, typer.Option(min=0.0, help="Stop after this many seconds (0: until Ctrl-C).")
     ] = 0.0,
     ascii_art: Annotated[
         bool, typer.Option("--ascii/--no-ascii", help="Print the screen on every change.")
@@ -62,6 +62,9 @@ def simulate(
     from host.link.client import DeviceLink
     from host.link.simulator import SimulatedDevice
 
+    if png is not None and not png.parent.is_dir():
+        # The screen is written from the device thread: fail here, before anything starts.
+        raise InputError(f"--png {png}: there is no folder {png.parent}")
     last_print = [0.0]
 
     def show(sim: SimulatedDevice) -> None:
