@@ -7,7 +7,15 @@ import sys
 import typer
 
 # Importing a module registers its commands; one module per area keeps them small.
-from host.cli import allin, cactus, demo, fourcolor, replay, rummikub  # noqa: F401
+from host.cli import (  # noqa: F401
+    allin,
+    cactus,
+    calibrate,
+    demo,
+    fourcolor,
+    replay,
+    rummikub,
+)
 from host.cli.app import app
 from host.cli.common import BAD_INPUT
 
