@@ -248,9 +248,9 @@ def render_scene(
     style = style or random_style(rng, fonts)
     w, h = size
     canvas = Canvas.table(rng, size)
-    card_h = float(rng.uniform(0.22, 0.38) * h)
+    card_h = float(rng.uniform(0.22, 0.34) * h)
     card_w = card_h * ASPECT
-    centre = np.array([w * rng.uniform(0.3, 0.7), h * rng.uniform(0.3, 0.45)])
+    centre = np.array([w * rng.uniform(0.3, 0.7), h * rng.uniform(0.3, 0.38)])
     pile = []
     for token in rng.choice(LABELS, size=int(rng.integers(1, 9))):
         c = centre + rng.normal(0, 0.08, 2) * [card_w, card_h]
@@ -265,14 +265,14 @@ def render_scene(
         a = np.deg2rad(angle)
         along = np.array([np.cos(a), np.sin(a)])
         step = card_w * rng.uniform(1.05, 1.3)
-        start = np.array([w / 2, h * 0.8]) - along * step
+        start = np.array([w / 2, h * 0.82]) - along * step
         for k, token in enumerate(row):
             c = start + along * step * k
             quad = card_quad(float(c[0]), float(c[1]), card_w * 0.8, card_h * 0.8, angle)
             face = render_card(token, style, height=max(48, round(card_h * 1.2)))
             canvas.paste(face, quad, token, INDEX_RECT, group="set")
+    canvas.settle_visibility()  # on the flat table, before the camera moves the quads
     image = camera(rng, canvas)
-    canvas.settle_visibility()
     return CactusScene(image, canvas.objects, pile, style)
 
 

@@ -216,8 +216,8 @@ def render_scene(
         pos = pos + along * (gap_between - gap_in)
     if hand if hand is not None else rng.random() < 0.7:
         _fan(rng, canvas, style, card_w, card_h)
+    canvas.settle_visibility()  # on the flat table, before the camera moves the quads
     image = camera(rng, canvas)
-    canvas.settle_visibility()
     return FourColorScene(image, canvas.objects, meld_ids, style)
 
 
