@@ -101,3 +101,19 @@ def test_motion_is_skipped_and_a_still_skin_coloured_table_is_accepted() -> None
     moved = wood.copy()
     moved[50:150, 50:150] = rng.integers(0, 255, (100, 100, 3), dtype=np.uint8)
     assert gate.check(moved).reason == "motion"
+
+
+def test_motion_and_hands_outside_the_table_do_not_stop_reading() -> None:
+    frames = hand_sequence(np.random.default_rng(9), surface="felt", tone=SKIN_TONES_BGR[1])
+    h, w = frames[0].image.shape[:2]
+    # The table is the upper half; the hand comes in from the bottom and reaches the lower
+    # card, below the table: with the table outline given, those frames stay usable.
+    top_half = [(0, 0), (w, 0), (w, h * 0.5), (0, h * 0.5)]
+    whole = FrameGate()
+    table = FrameGate(roi=top_half)
+    used_whole = used_table = 0
+    for fr in frames[12:20]:  # the hand comes in, up to the lower card (y = 0.68 h)
+        used_whole += whole.check(fr.image).usable
+        used_table += table.check(fr.image).usable
+    assert used_whole <= 1
+    assert used_table >= 6

@@ -19,6 +19,7 @@ It knows nothing of the reader: input is a frame plus its reads ``{"label", "con
 from __future__ import annotations
 
 from collections import Counter, deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,11 +63,29 @@ class FrameGate:
     the last accepted frame (the settled table, so skin-coloured wood or a cactus card's art
     is not mistaken for a hand)."""
 
-    def __init__(self, config: StabilityConfig | None = None) -> None:
+    def __init__(
+        self,
+        config: StabilityConfig | None = None,
+        roi: Sequence[Sequence[float]] | None = None,
+    ) -> None:
+        """``roi``: the table's outline in image pixels (e.g. a calibration's corners); motion
+        and hands outside it (players, the room) do not stop reading."""
         self.config = config or StabilityConfig()
+        self.roi = None if roi is None else np.asarray(roi, np.float64).reshape(-1, 2)
+        self._roi_mask: Image | None = None
         self._previous: Image | None = None
         self._settled: Image | None = None
         self._still = 0  # still frames in a row that showed a hand
+
+    def _mask(self, frame_shape: tuple[int, ...], small_shape: tuple[int, ...]) -> Image | None:
+        if self.roi is None:
+            return None
+        if self._roi_mask is None or self._roi_mask.shape != small_shape[:2]:
+            scale = small_shape[1] / frame_shape[1]
+            mask = np.zeros(small_shape[:2], np.uint8)
+            cv2.fillPoly(mask, [np.round(self.roi * scale).astype(np.int32)], 255)
+            self._roi_mask = mask
+        return self._roi_mask
 
     def _small(self, frame: Image) -> Image:
         h, w = frame.shape[:2]
@@ -81,10 +100,13 @@ class FrameGate:
         cfg = self.config
         small = self._small(frame)
         gray = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), np.uint8)
+        roi = self._mask(frame.shape, small.shape)
         motion = 0.0
         if self._previous is not None and self._previous.shape == gray.shape:
-            diff = cv2.absdiff(gray, self._previous)
-            motion = float(np.count_nonzero(diff > cfg.motion_pixel_delta)) / diff.size
+            moved = cv2.absdiff(gray, self._previous) > cfg.motion_pixel_delta
+            if roi is not None:
+                moved &= roi > 0
+            motion = float(np.count_nonzero(moved)) / moved.size
         first = self._previous is None
         self._previous = gray
 
@@ -97,6 +119,8 @@ class FrameGate:
             skin = np.asarray(
                 cv2.morphologyEx(skin, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8
             )
+        if roi is not None:
+            skin = cv2.bitwise_and(skin, roi)
         hand = _largest_blob_fraction(skin)
 
         if first or motion > cfg.motion_fraction:
@@ -150,9 +174,13 @@ class StableUpdate:
 class StableReader:
     """Feed it every frame and that frame's reads; it returns the reads that have settled."""
 
-    def __init__(self, config: StabilityConfig | None = None) -> None:
+    def __init__(
+        self,
+        config: StabilityConfig | None = None,
+        roi: Sequence[Sequence[float]] | None = None,
+    ) -> None:
         self.config = config or StabilityConfig()
-        self.gate = FrameGate(self.config)
+        self.gate = FrameGate(self.config, roi)
         self._tracks: list[_Track] = []
         self._next_id = 1
         self._last: list[tuple[int, str]] = []
