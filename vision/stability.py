@@ -120,7 +120,7 @@ class FrameGate:
                 cv2.morphologyEx(skin, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8
             )
         if roi is not None:
-            skin = cv2.bitwise_and(skin, roi)
+            skin = np.asarray(cv2.bitwise_and(skin, roi), np.uint8)
         hand = _largest_blob_fraction(skin)
 
         if first or motion > cfg.motion_fraction:
