@@ -241,14 +241,93 @@ def test_cli_errors_are_clear(tmp_path: Path) -> None:
                 "--height-mm",
                 "600",
                 "--corners",
-                "1,2 3",
+                "1,2 3,4",
                 *dd,
             ],
             "exactly 4 corners",
         ),
         (["calibrate", "show", "--table", "nowhere", *dd], "no calibration for table"),
     ]
+    cases.append(
+        (
+            [
+                "calibrate",
+                "table",
+                str(blank),
+                "--width-mm",
+                "900",
+                "--height-mm",
+                "600",
+                "--corners",
+                "1,2 3",
+                *dd,
+            ],
+            "points must be written",
+        )
+    )
     for argv, message in cases:
         r = runner.invoke(app, argv)
         assert r.exit_code != 0
         assert message in str(r.exception) or message in r.output, (argv, r.output)
+
+
+def test_polygon_zones_and_other_resolutions() -> None:
+    c = cal.from_corners(
+        "t", [(100, 100), (900, 100), (900, 700), (100, 700)], 800, 600, image_size=(1000, 800)
+    )
+    tri = cal.Zone.polygon_of("corner", [(0, 0), (0.3, 0), (0, 0.3)])
+    c = c.with_zone(tri)
+    assert c.zone_at((50, 50)) == "corner" and c.zone_at((200, 200)) is None
+    with pytest.raises(cal.CalibrationError, match="at least 3 points"):
+        cal.Zone.polygon_of("x", [(0, 0), (1, 1)])
+    with pytest.raises(cal.CalibrationError, match=r"0\.\.1"):
+        cal.Zone.polygon_of("x", [(0, 0), (2, 0), (0, 1)])
+    # The same camera at half the resolution: the same table point, in mm.
+    half = c.for_frame(500, 400)
+    assert np.allclose(half.to_table([(250, 200)]), c.to_table([(500, 400)]))
+    with pytest.raises(cal.CalibrationError, match="another aspect ratio"):
+        c.for_frame(640, 360)
+
+
+def test_cli_polygon_zone_and_bad_points(tmp_path: Path) -> None:
+    c = cal.from_corners("home", [(0, 0), (800, 0), (800, 600), (0, 600)], 800, 600)
+    cal.save(c, tmp_path)
+    runner = CliRunner()
+    dd = ["--data-dir", str(tmp_path)]
+    r = runner.invoke(
+        app,
+        [
+            "calibrate",
+            "zone",
+            "pile",
+            "--polygon",
+            "0.4,0.4 0.6,0.4 0.5,0.6",
+            "--table",
+            "home",
+            "--json",
+            *dd,
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["zones"][0]["polygon"] == [[0.4, 0.4], [0.6, 0.4], [0.5, 0.6]]
+    r = runner.invoke(
+        app, ["calibrate", "zone", "pile", "--polygon", "0.4;oops", "--table", "home", *dd]
+    )
+    assert r.exit_code != 0 and "points must be written" in str(r.exception)
+    r = runner.invoke(app, ["calibrate", "zone", "pile", "--remove", "--table", "home", *dd])
+    assert r.exit_code == 0 and cal.load("home", tmp_path).zones == ()
+    r = runner.invoke(app, ["calibrate", "zone", "pile", "--remove", "--table", "home", *dd])
+    assert "has no zone 'pile'" in str(r.exception)
+
+
+def test_cli_bad_input_exits_2_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from host.cli import main
+
+    argv = ["tableref", "calibrate", "show", "--table", "nowhere", "--data-dir", str(tmp_path)]
+    monkeypatch.setattr("sys.argv", argv)
+    with pytest.raises(SystemExit) as exit_info:
+        main()
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.startswith("error: no calibration for table 'nowhere'")

@@ -56,6 +56,20 @@ class Zone:
         poly = np.asarray(self.polygon, dtype=np.float32).reshape(-1, 1, 2)
         return cv2.pointPolygonTest(poly, (float(rel[0]), float(rel[1])), False) >= 0
 
+    @classmethod
+    def polygon_of(cls, name: str, points: Sequence[Sequence[float]]) -> Zone:
+        pts = tuple((float(p[0]), float(p[1])) for p in points)
+        if len(pts) < 3:
+            raise CalibrationError(f"zone {name!r}: a polygon needs at least 3 points")
+        if any(not (0.0 <= v <= 1.0) for p in pts for v in p):
+            raise CalibrationError(
+                f"zone {name!r}: points must lie in relative table coordinates 0..1"
+            )
+        zone = cls(name, pts)
+        if zone.area <= 0:
+            raise CalibrationError(f"zone {name!r}: the polygon has no area")
+        return zone
+
     @property
     def area(self) -> float:
         return float(abs(cv2.contourArea(np.asarray(self.polygon, dtype=np.float32))))
@@ -163,6 +177,22 @@ class TableCalibration:
             "quad_mm": [[round(float(x), 1), round(float(y), 1)] for x, y in quad_mm],
             "zone": self.zone_at((cx, cy)) if on_table else "off_table",
         }
+
+    def for_frame(self, width: int, height: int) -> TableCalibration:
+        """The same calibration for frames of another resolution from the same camera (the
+        dashboard preview, a lower capture mode): corners scale with the frame. A different
+        aspect ratio means a different crop of the sensor, which no scaling can undo."""
+        if self.image_size is None or self.image_size == (width, height):
+            return self
+        w0, h0 = self.image_size
+        if abs(width / height - w0 / h0) > 0.01:
+            raise CalibrationError(
+                f"table {self.name!r} was calibrated on {w0}x{h0} frames; {width}x{height} has "
+                "another aspect ratio: calibrate again at this resolution"
+            )
+        sx, sy = width / w0, height / h0
+        corners = tuple((x * sx, y * sy) for x, y in self.image_corners)
+        return replace(self, image_corners=corners, image_size=(width, height))  # type: ignore[arg-type]
 
     def with_zone(self, zone: Zone) -> TableCalibration:
         """A copy with ``zone`` added, replacing any zone of the same name."""

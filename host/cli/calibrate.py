@@ -41,14 +41,21 @@ def _as_input_errors() -> Iterator[None]:
         raise InputError(str(exc)) from exc
 
 
-def _parse_corners(text: str) -> list[tuple[float, float]]:
+def _parse_points(text: str) -> list[tuple[float, float]]:
     try:
         pts = [tuple(float(v) for v in p.split(",")) for p in text.replace(";", " ").split()]
     except ValueError as exc:
-        raise InputError(f"corners must be 'x,y x,y x,y x,y' in pixels, got {text!r}") from exc
-    if len(pts) != 4 or any(len(p) != 2 for p in pts):
-        raise InputError(f"need exactly 4 corners 'x,y' (TL TR BR BL), got {text!r}")
+        raise InputError(f"points must be written 'x,y x,y ...', got {text!r}") from exc
+    if any(len(p) != 2 for p in pts):
+        raise InputError(f"points must be written 'x,y x,y ...', got {text!r}")
     return [(p[0], p[1]) for p in pts]
+
+
+def _parse_corners(text: str) -> list[tuple[float, float]]:
+    pts = _parse_points(text)
+    if len(pts) != 4:
+        raise InputError(f"need exactly 4 corners 'x,y' (TL TR BR BL), got {text!r}")
+    return pts
 
 
 def _summary(c: cal.TableCalibration, path: Path | None = None) -> dict[str, object]:
@@ -128,21 +135,31 @@ def zone_cmd(
     y0: Annotated[float | None, typer.Argument(help="Top edge, 0..1 down the table.")] = None,
     x1: Annotated[float | None, typer.Argument(help="Right edge.")] = None,
     y1: Annotated[float | None, typer.Argument(help="Bottom edge.")] = None,
+    polygon: Annotated[
+        str | None,
+        typer.Option("--polygon", help="Instead of a rectangle: 'x,y x,y x,y ...' (0..1)."),
+    ] = None,
     remove: Annotated[bool, typer.Option("--remove", help="Delete the zone.")] = False,
     table: TableName = "default",
     data_dir: DataDir = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Add or replace a rectangular zone (relative table coordinates), or --remove it."""
+    """Add or replace a zone (a rectangle or --polygon in relative table coordinates, 0..1
+    across and down from marker 0), or --remove it."""
     with _as_input_errors():
         c = cal.load(table, data_dir)
         if remove:
             c = c.without_zone(name)
         else:
-            if x0 is None or y0 is None or x1 is None or y1 is None:
-                raise InputError("a zone needs X0 Y0 X1 Y1 (relative, 0..1), or --remove")
             check_name("zone", name)
-            c = c.with_zone(cal.Zone.rect(name, x0, y0, x1, y1))
+            if polygon is not None:
+                c = c.with_zone(cal.Zone.polygon_of(name, _parse_points(polygon)))
+            elif x0 is None or y0 is None or x1 is None or y1 is None:
+                raise InputError(
+                    "a zone needs X0 Y0 X1 Y1 (relative, 0..1), --polygon, or --remove"
+                )
+            else:
+                c = c.with_zone(cal.Zone.rect(name, x0, y0, x1, y1))
         cal.save(c, data_dir)
     emit(_summary(c), as_json, lambda: _render(c))
 
