@@ -406,19 +406,28 @@ def marker_sheet(marker_mm: float = 60.0, dpi: int = 300) -> NDArray[np.uint8]:
         page[y0 : y0 + side, x0 : x0 + side] = cv2.aruco.generateImageMarker(dictionary, i, side)
         box = (x0 - quiet, y0 - quiet, x0 + side + quiet, y0 + side + quiet)
         _dashed_rect(page, box, step=round(3 * px_per_mm))
-        label = f"tableref table marker {i}: {CORNER_NAMES[i]}"
-        scale = px_per_mm * 0.18
-        cv2.putText(
-            page,
-            label,
-            (box[0], box[3] + round(6 * px_per_mm)),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            scale,
-            0,
-            max(1, round(scale * 2)),
-            cv2.LINE_AA,
-        )
-    note = f"Print at 100%. Marker side {marker_mm:g} mm. Measure centre to centre distances."
+        # Ticks on the cut line mark the marker's centre lines, for measuring between centres.
+        tick = round(4 * px_per_mm)
+        for x, y, dx, dy in (
+            (cx, box[1], 0, -1),
+            (cx, box[3], 0, 1),
+            (box[0], cy, -1, 0),
+            (box[2], cy, 1, 0),
+        ):
+            cv2.line(page, (x, y), (x + dx * tick, y + dy * tick), 0, 2)
+        scale = px_per_mm * 0.16
+        for k, text in enumerate((f"marker {i}", CORNER_NAMES[i])):
+            cv2.putText(
+                page,
+                text,
+                (box[0], box[3] + round((8 + 7 * k) * px_per_mm)),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                scale,
+                0,
+                max(1, round(scale * 2)),
+                cv2.LINE_AA,
+            )
+    note = f"tableref table markers - print at 100% (side {marker_mm:g} mm)"
     cv2.putText(
         page,
         note,

@@ -103,9 +103,11 @@ def table_cmd(
     data_dir: DataDir = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Find the table plane in IMAGE and store it. Existing zones are kept (they are relative to
-    the table, so they survive moving the camera)."""
-    raw = cv2.imread(str(image), cv2.IMREAD_COLOR)
+    """Find the table plane in IMAGE (markers or --corners) and store it.
+
+    Existing zones are kept: they are relative to the table, so they survive moving the camera.
+    """
+    raw = cv2.imread(str(image), cv2.IMREAD_COLOR) if image.is_file() else None
     if raw is None:
         raise InputError(f"cannot read image {image}")
     frame = np.asarray(raw, np.uint8)
@@ -144,8 +146,11 @@ def zone_cmd(
     data_dir: DataDir = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Add or replace a zone (a rectangle or --polygon in relative table coordinates, 0..1
-    across and down from marker 0), or --remove it."""
+    """Add or replace a zone, or --remove it.
+
+    A rectangle X0 Y0 X1 Y1 or a --polygon, in relative table coordinates: 0..1 across and
+    down from marker 0.
+    """
     with _as_input_errors():
         c = cal.load(table, data_dir)
         if remove:
