@@ -117,3 +117,15 @@ def test_motion_and_hands_outside_the_table_do_not_stop_reading() -> None:
         used_table += table.check(fr.image).usable
     assert used_whole <= 1
     assert used_table >= 6
+
+
+def test_a_change_of_frame_shape_starts_over() -> None:
+    gate = FrameGate()
+    four_three = np.full((480, 640, 3), 90, np.uint8)
+    assert [gate.check(four_three).usable for _ in range(3)] == [False, True, True]
+    # Frames are compared at a fixed width: half the resolution is the same picture...
+    assert gate.check(four_three[::2, ::2]).usable
+    # ...but another aspect ratio is another view: nothing to compare with yet.
+    wide = np.full((360, 640, 3), 90, np.uint8)
+    assert gate.check(wide).reason == "first_frame"
+    assert gate.check(wide).usable

@@ -107,7 +107,8 @@ class FrameGate:
             if roi is not None:
                 moved &= roi > 0
             motion = float(np.count_nonzero(moved)) / moved.size
-        first = self._previous is None
+        # A new stream, or the camera switched resolution: nothing to compare with yet.
+        first = self._previous is None or self._previous.shape != gray.shape
         self._previous = gray
 
         skin = skin_mask(small)
