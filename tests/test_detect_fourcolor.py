@@ -20,7 +20,7 @@ def test_meld_characters_are_proposed() -> None:
     for seed in range(6):
         scene = fourcolor.render_scene(np.random.default_rng(300 + seed), size=(800, 600))
         quads = candidates(scene.image)
-        assert len(quads) < 120  # proposals, not a carpet
+        assert len(quads) < 250  # proposals, not a carpet
         for o in scene.objects:
             hit = any(_found(q, o.index_quad) for q in quads)
             if o.group.startswith("meld"):
@@ -29,10 +29,10 @@ def test_meld_characters_are_proposed() -> None:
             elif o.visible > 0.6:
                 fanned += 1
                 fanned_found += hit
-    # Regression floors, not the goal: when written, 31 of 35 meld characters and 5 of 19
+    # Regression floors, not the goal: when written, 34 of 35 meld characters and 12 of 19
     # fanned ones (fans are the known weak spot).
-    assert found / total >= 0.8, (found, total)
-    assert fanned_found / max(fanned, 1) >= 0.2, (fanned_found, fanned)
+    assert found / total >= 0.9, (found, total)
+    assert fanned_found / max(fanned, 1) >= 0.5, (fanned_found, fanned)
 
 
 def test_an_empty_table_proposes_little() -> None:

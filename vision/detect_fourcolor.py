@@ -1,6 +1,6 @@
 """Where could a Four Color card's character be? Candidate quads for the recogniser.
 
-Four Color cards are pale paper strips with one large character at each end. Two proposers,
+Four Color cards are pale paper strips with one large character at each end. Three proposers,
 whose candidates are pooled (the recogniser's ``none`` class and overlap suppression sort
 them out, as for the other decks):
 
@@ -9,15 +9,16 @@ them out, as for the other decks):
   detector here: the table showing through the narrow gaps of a meld is "colourful" against
   the white cards and would join the characters into one long blob. Strokes are then merged
   into characters by dilation at three sizes, since a character's strokes do not touch.
+* **stroke groups**: ink components that are not lines, merged while the group stays the size
+  of a character; this keeps apart characters that a dilation would join.
 * **dark badges**: some decks print the white suit as a white character on a dark disc, which
   is not paper and not a stroke; compact dark round blobs are proposed as they are.
 
-A first proposer, not yet good enough to read by: over 20 generated tables (1000 x 750, seeds
-500-519) it found 67% of the meld characters and 68% of the fanned ones, with 23 proposals
-and 80 ms per image; how well depends much on the deck style (dark badges and touching fanned
-characters are missed). Pooled with stroke-glyph grouping (the base detector's glyphs) it
-found 91% and 75%. Quads are squares around the character, turned to its strokes (the
-minimum-area rectangle), so the recogniser sees the character in one of four turns.
+Not yet good enough to read by: over 20 generated tables (1000 x 750, seeds 500-519) it found
+94% of the meld characters and 75% of the fanned ones (touching fanned characters and some
+badge decks are missed), with about 72 proposals and 220 ms per image on this machine. Quads
+are squares around the character, turned to its strokes (the minimum-area rectangle) or
+upright (stroke groups, badges), so the recogniser must look at four turns of each.
 """
 
 from __future__ import annotations
@@ -70,6 +71,57 @@ def _square(cx: float, cy: float, side: float, angle: float) -> Quad:
     return np.asarray(cv2.boxPoints(((cx, cy), (side, side), angle)), np.float64)
 
 
+def _stroke_boxes(mask: Image, max_side: int = 60) -> NDArray[np.float64]:
+    """Boxes (x0, y0, x1, y1) of ink components that could be strokes of a character: not too
+    big, not hair-thin lines (wood grain, card edges, the gaps of a meld)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    for c in contours:
+        x, y, w, h = cv2.boundingRect(c)
+        if not 2 <= max(w, h) <= max_side:
+            continue
+        _, (rw, rh), _ = cv2.minAreaRect(c)
+        if max(rw, rh) > 12 * max(min(rw, rh), 1.0):
+            continue
+        out.append((x, y, x + w, y + h))
+    return np.asarray(out, np.float64).reshape(-1, 4)
+
+
+def _group_strokes(boxes: NDArray[np.float64], cap: float = 48) -> list[NDArray[np.float64]]:
+    """Merge stroke boxes that touch (within a gap of 1, then 2, then 3 px) as long as the
+    merged box stays character-sized: strokes of one character, not of its neighbours."""
+    n = len(boxes)
+    parent = list(range(n))
+    extent = {i: boxes[i].copy() for i in range(n)}
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    order = [int(i) for i in np.argsort(boxes[:, 0])]
+    for gap in (1, 2, 3):
+        for k, i in enumerate(order):
+            for j in order[k + 1 :]:
+                if boxes[j, 0] - gap - cap > boxes[i, 2]:
+                    break  # sorted by left edge: nothing further can touch
+                ri, rj = root(i), root(j)
+                if ri == rj:
+                    continue
+                a, b = extent[ri], extent[rj]
+                if a[0] - gap > b[2] or b[0] - gap > a[2] or a[1] - gap > b[3] or b[1] - gap > a[3]:
+                    continue
+                merged = np.array(
+                    [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                )
+                if max(merged[2] - merged[0], merged[3] - merged[1]) > cap:
+                    continue
+                parent[rj] = ri
+                extent[ri] = merged
+    return [extent[r] for r in {root(i) for i in range(n)}]
+
+
 def candidates(image: Image) -> list[Quad]:
     """Square quads (TL TR BR BL, image pixels) where a character may be."""
     side = max(image.shape[:2])
@@ -96,6 +148,15 @@ def candidates(image: Image) -> list[Quad]:
             if max(rw, rh) > 2.2 * max(min(rw, rh), 1.0):
                 continue  # a line or a row of dots, not a character
             out.append(_square(cx, cy, max(rw, rh) * 1.2, angle) / f)
+    for stroke in (9, 15):
+        ink = _ink(small, stroke)
+        for mask in (ink, np.asarray(cv2.bitwise_and(ink, _faces(small)), np.uint8)):
+            for box in _group_strokes(_stroke_boxes(mask)):
+                w, h = box[2] - box[0], box[3] - box[1]
+                size = max(w, h)
+                if size >= 10 and min(w, h) >= 0.45 * size:
+                    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+                    out.append(_square(cx, cy, size * 1.2, 0.0) / f)
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     dark = ((grey < 100).astype(np.uint8)) * 255
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
