@@ -144,6 +144,20 @@ def test_marker_sheet_is_printable_and_detectable(tmp_path: Path) -> None:
         cal.write_marker_sheet(tmp_path / "markers.gif")
 
 
+def _table_argv(image: Path, table: str) -> list[str]:
+    return [
+        "calibrate",
+        "table",
+        str(image),
+        "--width-mm",
+        "900",
+        "--height-mm",
+        "600",
+        "--table",
+        table,
+    ]
+
+
 def test_cli_calibrates_adds_zones_and_locates(tmp_path: Path) -> None:
     scene = render_calibration_scene(np.random.default_rng(5))
     img_path = tmp_path / "table.png"
@@ -152,21 +166,7 @@ def test_cli_calibrates_adds_zones_and_locates(tmp_path: Path) -> None:
     dd = ["--data-dir", str(tmp_path / "data")]
     r = runner.invoke(
         app,
-        [
-            "calibrate",
-            "table",
-            str(img_path),
-            "--width-mm",
-            "900",
-            "--height-mm",
-            "600",
-            "--table",
-            "home",
-            "--seats",
-            "4",
-            "--json",
-            *dd,
-        ],
+        [*_table_argv(img_path, "home"), "--seats", "4", "--json", *dd],
     )
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
@@ -186,21 +186,7 @@ def test_cli_calibrates_adds_zones_and_locates(tmp_path: Path) -> None:
     # Re-calibrating with the camera moved keeps the zones.
     r = runner.invoke(
         app,
-        [
-            "calibrate",
-            "table",
-            str(img_path),
-            "--width-mm",
-            "900",
-            "--height-mm",
-            "600",
-            "--table",
-            "home",
-            "--corners",
-            "10,10 600,12 610,400 5,390",
-            "--json",
-            *dd,
-        ],
+        [*_table_argv(img_path, "home"), "--corners", "10,10 600,12 610,400 5,390", "--json", *dd],
     )
     assert r.exit_code == 0, r.output
     assert "discard" in [z["name"] for z in json.loads(r.output)["zones"]]
@@ -213,58 +199,14 @@ def test_cli_errors_are_clear(tmp_path: Path) -> None:
     dd = ["--data-dir", str(tmp_path)]
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((200, 300, 3), 200, np.uint8))
+    blank_table = [*_table_argv(blank, "default"), *dd]
     cases = [
-        (
-            [
-                "calibrate",
-                "table",
-                str(tmp_path / "nope.png"),
-                "--width-mm",
-                "1",
-                "--height-mm",
-                "1",
-                *dd,
-            ],
-            "cannot read image",
-        ),
-        (
-            ["calibrate", "table", str(blank), "--width-mm", "900", "--height-mm", "600", *dd],
-            "table markers not found: 0 (top-left)",
-        ),
-        (
-            [
-                "calibrate",
-                "table",
-                str(blank),
-                "--width-mm",
-                "900",
-                "--height-mm",
-                "600",
-                "--corners",
-                "1,2 3,4",
-                *dd,
-            ],
-            "exactly 4 corners",
-        ),
+        ([*_table_argv(tmp_path / "nope.png", "default"), *dd], "cannot read image"),
+        (blank_table, "table markers not found: 0 (top-left)"),
+        ([*blank_table, "--corners", "1,2 3,4"], "exactly 4 corners"),
+        ([*blank_table, "--corners", "1,2 3"], "points must be written"),
         (["calibrate", "show", "--table", "nowhere", *dd], "no calibration for table"),
     ]
-    cases.append(
-        (
-            [
-                "calibrate",
-                "table",
-                str(blank),
-                "--width-mm",
-                "900",
-                "--height-mm",
-                "600",
-                "--corners",
-                "1,2 3",
-                *dd,
-            ],
-            "points must be written",
-        )
-    )
     for argv, message in cases:
         r = runner.invoke(app, argv)
         assert r.exit_code != 0

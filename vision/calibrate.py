@@ -331,18 +331,10 @@ def from_markers(
             "table markers not found: " + ", ".join(missing) + " — print them with "
             "`tableref calibrate markers`, put them flat at the table corners, fully in view"
         )
-    centres = tuple(
-        (float(c[0]), float(c[1])) for c in (_quad_centre(markers[i]) for i in CORNER_IDS)
-    )
-    return TableCalibration(
-        name,
-        centres,  # type: ignore[arg-type]
-        width_mm,
-        height_mm,
-        method="aruco",
-        image_size=(int(image.shape[1]), int(image.shape[0])),
-        zones=tuple(zones),
-    )
+    centres = [_quad_centre(markers[i]).tolist() for i in CORNER_IDS]
+    size = (int(image.shape[1]), int(image.shape[0]))
+    found = from_corners(name, centres, width_mm, height_mm, image_size=size, zones=zones)
+    return replace(found, method="aruco")
 
 
 # -- storage ------------------------------------------------------------------------------------
