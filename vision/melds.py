@@ -56,15 +56,21 @@ def _overlap(a: _Card, b: _Card) -> float:
     return float(inter) / smaller if smaller > 0 else 0.0
 
 
-def group_melds(quads: Sequence[Sequence[Sequence[float]]]) -> tuple[list[list[int]], list[int]]:
+def group_melds(
+    quads: Sequence[Sequence[Sequence[float]]],
+    parallel_deg: float = PARALLEL_DEG,
+    level: float = LEVEL,
+) -> tuple[list[list[int]], list[int]]:
     """(melds, fanned): each meld is a list of indices into ``quads`` ordered along the row
-    (left to right as the cards read); ``fanned`` lists the cards that lie in a fan."""
+    (left to right as the cards read); ``fanned`` lists the cards that lie in a fan. Looser
+    ``parallel_deg`` and ``level`` suit quads whose turn is only roughly known (proposals
+    around characters rather than card outlines)."""
     cards = [_card(q) for q in quads]
     n = len(cards)
     fanned: set[int] = set()
     for i in range(n):
         for j in range(i + 1, n):
-            if _angle_diff(cards[i].angle, cards[j].angle) > PARALLEL_DEG and (
+            if _angle_diff(cards[i].angle, cards[j].angle) > parallel_deg and (
                 _overlap(cards[i], cards[j]) > FAN_OVERLAP
             ):
                 fanned.update((i, j))
@@ -81,14 +87,14 @@ def group_melds(quads: Sequence[Sequence[Sequence[float]]]) -> tuple[list[list[i
             if i in fanned or j in fanned:
                 continue
             a, b = cards[i], cards[j]
-            if _angle_diff(a.angle, b.angle) > PARALLEL_DEG:
+            if _angle_diff(a.angle, b.angle) > parallel_deg:
                 continue
             d = b.centre - a.centre
             w = (a.width + b.width) / 2
             h = (a.height + b.height) / 2
             step = abs(float(d @ a.along)) / w
             across = abs(float(d[0] * -a.along[1] + d[1] * a.along[0])) / h
-            if STEP_RANGE[0] <= step <= STEP_RANGE[1] and across <= LEVEL:
+            if STEP_RANGE[0] <= step <= STEP_RANGE[1] and across <= level:
                 parent[find(i)] = find(j)
     groups: dict[int, list[int]] = {}
     for i in range(n):
