@@ -18,9 +18,10 @@ demo: $(STAMP)
 	$(VENV)/bin/tableref demo
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check host vision tests bench
-	$(VENV)/bin/ruff format --check host vision tests bench
+	$(VENV)/bin/ruff check host vision tests bench firmware
+	$(VENV)/bin/ruff format --check host vision tests bench firmware
 	$(VENV)/bin/mypy
+	$(PY) -m host.link.tools typecheck  # firmware/ as MicroPython: rp2 stubs, own typeshed
 
 test: $(STAMP) lint
 	$(PY) -m pytest -q

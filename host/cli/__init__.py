@@ -7,15 +7,9 @@ import sys
 import typer
 
 # Importing a module registers its commands; one module per area keeps them small.
-from host.cli import (  # noqa: F401
-    allin,
-    cactus,
-    calibrate,
-    demo,
-    fourcolor,
-    replay,
-    rummikub,
-)
+import host.cli.calibrate  # (table calibration and zones)
+import host.cli.device  # noqa: F401  (the table device and its firmware)
+from host.cli import allin, cactus, demo, fourcolor, replay, rummikub  # noqa: F401
 from host.cli.app import app
 from host.cli.common import BAD_INPUT
 
