@@ -10,7 +10,7 @@ The recogniser is a function ``classify(image, quads) -> [(label, confidence)]``
 nothing), so this runs with the ONNX model, an enrolled deck profile, or a test oracle.
 
 With an oracle recogniser (the generated truth) on 20 generated tables (1000 x 750, seeds
-900-919): every one of 133 meld cards read, 37 of 48 melds grouped whole. No network is
+900-919): every one of 133 meld cards read, 39 of 48 melds grouped whole. No network is
 trained for Four Color yet; this is the pipeline it will plug into.
 """
 
@@ -135,12 +135,19 @@ def _facing(read: CharRead, down: NDArray[np.float64]) -> CharRead:
 
 
 def read(image: NDArray[np.uint8], classify: Classify) -> dict[str, Any]:
-    """``{"objects": [{"label", "confidence", "quad"}], "melds": [[token, ...], ...]}``."""
+    """``{"objects": [{"label", "confidence", "quad"}], "melds": [[token, ...], ...]}``; each
+    meld's cards from left to right as the camera sees them."""
     cards = pair_ends(suppress(best_turns(image, candidates(image), classify)))
     cards.sort(key=lambda c: (float(c.centre[1]), float(c.centre[0])))
     # Proposals are squares turned to the strokes or to the image, not to the card: only
     # roughly parallel, so the meld test is looser than for card outlines.
     melds, _ = group_melds([c.quad.tolist() for c in cards], parallel_deg=25.0, level=0.5)
+    # A card's turn may come from either printed end, so "along the row" can point either way:
+    # melds are given in the camera's left-to-right order instead.
+    for m in melds:
+        xs = [float(cards[i].centre[0]) for i in m]
+        if xs[0] > xs[-1]:
+            m.reverse()
     return {
         "objects": [
             {
