@@ -16,7 +16,7 @@ them out, as for the other decks):
 
 Not yet good enough to read by: over 20 generated tables (1000 x 750, seeds 500-519) it found
 94% of the meld characters and 75% of the fanned ones (touching fanned characters and some
-badge decks are missed), with about 72 proposals and 220 ms per image on this machine. Quads
+badge decks are missed), with about 72 proposals and 220-280 ms per image here. Quads
 are squares around the character, turned to its strokes (the minimum-area rectangle) or
 upright (stroke groups, badges), so the recogniser must look at four turns of each.
 """
