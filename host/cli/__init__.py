@@ -7,6 +7,7 @@ import sys
 import typer
 
 # Importing a module registers its commands; one module per area keeps them small.
+import host.cli.calibrate  # (table calibration and zones)
 import host.cli.device  # noqa: F401  (the table device and its firmware)
 from host.cli import allin, cactus, demo, fourcolor, replay, rummikub  # noqa: F401
 from host.cli.app import app
