@@ -198,6 +198,7 @@ class Decoder:
         self.frames = 0
         self.errors = 0  # damaged frames: bad COBS or CRC
         self.noise = 0  # bytes dropped because a frame was too long to be one of ours
+        self.last_error = ""  # why the latest damaged frame was dropped, for diagnostics
         self.rejected: list[VersionError] = []
 
     def reset(self) -> None:
@@ -231,8 +232,9 @@ class Decoder:
                     self.frames += 1
                 except VersionError as exc:
                     self.rejected.append(exc)
-                except ProtocolError:
+                except ProtocolError as exc:
                     self.errors += 1
+                    self.last_error = str(exc)
             start = z + 1
         return found
 

@@ -30,3 +30,10 @@ def tableref(
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     captured = capsys.readouterr()
     return Result(code, captured.out, captured.err)
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """``tableref *args`` as (exit status, stdout, stderr), for tests without monkeypatch."""
+    with pytest.MonkeyPatch.context() as mp:
+        result = tableref(capsys, mp, *args)
+    return result.code, result.out, result.err

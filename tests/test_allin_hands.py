@@ -126,6 +126,12 @@ def test_bad_suit_order_is_named(text: str) -> None:
         parse_suit_order(text)
 
 
+@pytest.mark.parametrize("text", ["cmb", "cmbtc", "CMB"])
+def test_a_short_or_long_letter_run_says_a_suit_is_missing_or_repeated(text: str) -> None:
+    with pytest.raises(NotationError, match="must name each of the 4 suits once"):
+        parse_suit_order(text)
+
+
 def test_rune_cards_are_never_part_of_a_hand() -> None:
     assert ev("R 2c 3c 4c 5c") == ("high_card", 0, 2)  # four to a straight flush: nothing
     assert ev("R R Ac Am 2b") == ("pair", 1, 5)

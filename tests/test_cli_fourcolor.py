@@ -3,27 +3,15 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
-
-from host.cli import main
+from cli_helpers import run as cli_run
 
 WAITING = "rG rA rE gG gA gE yR yH yC rS gS yS wS gR gR gR wA wA rR rR"
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    argv = sys.argv
-    sys.argv = ["tableref", "score", "fourcolor", *args]
-    try:
-        main()
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    finally:
-        sys.argv = argv
-    out, err = capsys.readouterr()
-    return code, out, err
+    return cli_run(capsys, "score", "fourcolor", *args)
 
 
 def test_json_contract_for_a_win_on_another_players_card(

@@ -67,6 +67,11 @@ def test_unfinished_game_says_so(
         (['{"type": "setup", "game": "chess"}'], "unknown game 'chess'"),
         (['{"type": "setup", "game": "cactus", "players": ["a", "b"]', ""], "line 1: not JSON"),
         (['{"type": "play", "player": "a"}'], "must start with a 'setup' event"),
+        (['{"type": "setup", "game": "cactus"}'], "event 0 (setup) is not legal: setup needs"),
+        (
+            ['{"type": "setup", "game": "rummikub", "players": ["a", "b"], "options": true}'],
+            "options must be an object",
+        ),
     ],
 )
 def test_bad_logs_exit_2(
@@ -95,6 +100,28 @@ def test_an_illegal_event_names_its_line(
     assert r.code == 2 and "event 1 (draw) is not legal: it is ann's turn, not cy's" in r.err
 
 
+def test_a_tile_of_the_wrong_type_names_its_event(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    events = _rummikub_game().to_json()
+    play = next(i for i, e in enumerate(events) if e["type"] == "play")
+    events[play]["table"] = [[1, 2, 3]]
+    path = tmp_path / "typed.jsonl"
+    path.write_text("".join(json.dumps(e) + "\n" for e in events))
+    r = tableref(capsys, monkeypatch, "replay", str(path))
+    assert r.code == 2 and f"event {play} (play) is not legal" in r.err
+    assert "must be a token string, got 1" in r.err
+
+
+def test_a_binary_file_is_bad_input(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(b"\xff\xd8\xff\xe0 not a log")
+    r = tableref(capsys, monkeypatch, "replay", str(path))
+    assert r.code == 2 and "is not a text log (not UTF-8 at byte 0)" in r.err
+
+
 def test_missing_file_exits_2(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -115,8 +142,9 @@ def _rummikub_game() -> Game[Any]:
         _rummikub_game,
         lambda: fourcolor_bots.play_session(["ann", "bob", "cy"], seed=2),
         lambda: allin_bot.play_game(["ann", "bob"], seed=4),
+        lambda: cactus_bot.play_game(["ann", "bob", "cy"], seed=2),
     ],
-    ids=["rummikub", "fourcolor", "allin"],
+    ids=["rummikub", "fourcolor", "allin", "cactus"],
 )
 def test_every_engine_replays_to_its_summary(
     capsys: pytest.CaptureFixture[str],
@@ -133,4 +161,5 @@ def test_every_engine_replays_to_its_summary(
     assert result.pop("events") == len(game)
     assert result == summarize(game)
     assert result["finished"] is True
+    assert result.get("turn") is None  # nobody is to move in a finished game
     assert set(result["scores"]) == set(result["players"])

@@ -3,25 +3,9 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
-
-from host.cli import main
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    old = sys.argv
-    sys.argv = ["tableref", *args]
-    try:
-        main()
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    finally:
-        sys.argv = old
-    out, err = capsys.readouterr()
-    return code, out, err
+from cli_helpers import run
 
 
 def test_check_json_shape_and_exit_0(capsys: pytest.CaptureFixture[str]) -> None:

@@ -74,3 +74,14 @@ def test_logic_modules_import_only_what_both_interpreters_have(repo: Path) -> No
     assert "import machine" in hw
     others = [p.name for p in (repo / "firmware").glob("*.py") if "import machine" in p.read_text()]
     assert others == ["hw.py"], "only hw.py may touch machine"
+
+
+def test_protocol_md_documents_every_message_event_and_nak_code(repo: Path) -> None:
+    doc = (repo / "firmware" / "PROTOCOL.md").read_text(encoding="utf-8")
+    for code, name in codec.TYPE_NAMES.items():
+        assert f"| {code:#04x} | {name} |" in doc, name
+    for kind, name in codec.EVENT_NAMES.items():
+        assert f"| {kind} | {name} |" in doc, name
+    naks = doc.split("### NAK codes", 1)[1].split("\n## ", 1)[0]
+    for const in ("NAK_PAYLOAD", "NAK_TYPE", "NAK_UNSUPPORTED", "NAK_VERSION"):
+        assert f"\n| {getattr(codec, const)} | " in naks, const

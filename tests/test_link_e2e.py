@@ -123,7 +123,7 @@ def test_simulator_unplug_replug_reboot() -> None:
         assert sim.boots == 3
     finally:
         link.close()
-        sim.stop()
+        sim.close()
 
 
 def test_connect_defaults_to_the_simulator(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -94,3 +94,28 @@ def test_unreadable_event_is_refused_and_dropped_by_the_device() -> None:
     kinds = [e.kind for e in host.events]
     assert "rejected" in kinds and "mute" in kinds and dev.outbox == []
     assert "unknown event kind 9" in next(e.detail for e in host.events if e.kind == "rejected")
+
+
+def test_a_garbage_frame_is_counted_and_named_not_acted_on(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    host = LinkCore()
+    host.connection_made(0.0)
+    good = p.encode_frame(1, p.HELLO, p.encode_hello(42, 0, "pico"))
+    broken = bytearray(good)
+    broken[3] ^= 0x55  # one flipped byte: the CRC no longer matches
+    with caplog.at_level("INFO", logger="host.link.session"):
+        host.feed(b"\x00" + bytes(broken), 0.1)
+    assert host.stats["damaged"] == 1 and host.status.boot_id is None
+    assert "dropped damaged frame(s) from the device: CRC mismatch" in caplog.text
+    host.feed(good, 0.2)  # the next sound frame still gets through
+    assert host.status.boot_id == 42
+
+
+def test_an_unknown_button_is_named() -> None:
+    link = client.DeviceLink("/dev/null")  # never started: press fails before any I/O
+    try:
+        with pytest.raises(ValueError, match="no button 'start': the device has done, pause, mute"):
+            link.press("start")
+    finally:
+        link.close()

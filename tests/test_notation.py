@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from host.rules.notation import (
@@ -60,6 +62,13 @@ def test_unknown_token_names_token_and_game(game: str, raw: str) -> None:
         parse_token(game, raw)
     assert repr(raw) in str(err.value)
     assert err.value.token == raw and err.value.game == game
+
+
+@pytest.mark.parametrize("value", [5, None, ["r3"]])
+def test_a_token_that_is_not_a_string_is_a_notation_error(value: object) -> None:
+    # Stored logs are JSON: a number where a tile belongs must not crash the replay.
+    with pytest.raises(NotationError, match=re.escape(f"must be a token string, got {value!r}")):
+        parse_token("rummikub", value)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

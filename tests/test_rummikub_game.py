@@ -108,9 +108,12 @@ def test_setup_deals_14_each_from_the_front_of_the_pool() -> None:
     assert game.state.racks == (tuple(RACK_A), tuple(RACK_B))
     assert len(game.state.pool) == 112 - 28
     assert summary(game.state) == {
+        "game": "rummikub",
+        "players": ["ann", "bob"],
         "scores": {"ann": 0, "bob": 0},
         "winner": None,
         "finished": False,
+        "turn": "ann",
     }
 
 
@@ -194,9 +197,12 @@ def test_emptying_the_rack_wins_and_scores() -> None:
     lost = rack_value(RACK_B)
     assert lost == 13 + 13 + 13 + 13 + 5 + 5 + 5 + 2 + 3 + 7 + 8 + 9 + 1 + 30
     assert summary(game.state) == {
+        "game": "rummikub",
+        "players": ["ann", "bob"],
         "scores": {"ann": lost, "bob": -lost},
         "winner": "ann",
         "finished": True,
+        "turn": None,
     }
     assert game.rules.check(game.state, Event.of("draw", player="bob")) == "the game is over"
 

@@ -7,7 +7,8 @@ import sys
 import typer
 
 # Importing a module registers its commands; one module per area keeps them small.
-import host.cli.device
+import host.cli.calibrate  # (table calibration and zones)
+import host.cli.device  # (the table device and its firmware)
 import host.cli.run  # noqa: F401  (the application: serve, run, play, token, export, import)
 from host.cli import allin, cactus, demo, fourcolor, replay, rummikub  # noqa: F401
 from host.cli.app import app

@@ -6,12 +6,15 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from host.cli.app import app
-from host.cli.common import InputError, JsonOption, emit
+from host.cli.common import InputError, JsonOption, emit, fail
+
+if TYPE_CHECKING:  # the link pulls in pyserial: imported only when a command needs it
+    from host.link.client import DeviceLink
 
 device_app = typer.Typer(
     help="The table device: simulate it, ask it how it is.", no_args_is_help=True
@@ -23,11 +26,8 @@ app.add_typer(firmware_app, name="firmware")
 DEMO_PLAYERS = ["ann", "bob", "cy"]
 
 
-def _demo_step(link: object, step: int) -> None:
+def _demo_step(link: DeviceLink, step: int) -> None:
     """Drive the simulated device like a referee would: turns, scores, a press now and then."""
-    from host.link.client import DeviceLink
-
-    assert isinstance(link, DeviceLink)
     if step == 0:
         link.set_state(DEMO_PLAYERS, 0, [0, 0, 0], 12, game="rummikub")
     elif step % 8 == 4:
@@ -44,7 +44,7 @@ def simulate(
         Path | None, typer.Option(help="Keep this PNG file updated with the screen.")
     ] = None,
     seconds: Annotated[
-        float, typer.Option(help="Stop after this many seconds (0: until Ctrl-C).")
+        float, typer.Option(min=0.0, help="Stop after this many seconds (0: until Ctrl-C).")
     ] = 0.0,
     ascii_art: Annotated[
         bool, typer.Option("--ascii/--no-ascii", help="Print the screen on every change.")
@@ -62,6 +62,9 @@ def simulate(
     from host.link.client import DeviceLink
     from host.link.simulator import SimulatedDevice
 
+    if png is not None and not png.parent.is_dir():
+        # The screen is written from the device thread: fail here, before anything starts.
+        raise InputError(f"--png {png}: there is no folder {png.parent}")
     last_print = [0.0]
 
     def show(sim: SimulatedDevice) -> None:
@@ -92,7 +95,7 @@ def simulate(
         if png is not None:
             sim.framebuffer.save_png(png)
         screen_text = sim.screen_ascii()
-        sim.stop()
+        sim.close()
     result = {
         "port": sim.port,
         "boot_id": sim.device.boot_id,
@@ -152,13 +155,23 @@ def check(as_json: JsonOption = False) -> None:
 def deploy(
     port: Annotated[str | None, typer.Option(help="Serial port (default: find the Pico).")] = None,
     dry_run: Annotated[bool, typer.Option(help="Compile and print the commands only.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Compile the firmware with mpy-cross and copy it to the Pico with mpremote."""
+    import subprocess
+
     from host.link import tools
     from host.link.client import find_pico_port
 
     port = port or find_pico_port()
     if port is None:
         raise InputError("no Pico attached (USB VID 2E8A); plug it in or pass --port")
-    for cmd in tools.deploy(port, dry_run=dry_run):
-        typer.echo(" ".join(cmd))
+    if not dry_run and not Path(port).exists():
+        raise InputError(f"no serial port {port} (is the Pico plugged in?)")
+    try:
+        commands = tools.deploy(port, dry_run=dry_run)
+    except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
+        # A failed copy leaves the board half-written: say which step failed, not a traceback.
+        raise fail(f"deploy to {port} failed: {exc}", 1) from None
+    result = {"port": port, "dry_run": dry_run, "commands": commands}
+    emit(result, as_json, lambda: typer.echo("\n".join(" ".join(cmd) for cmd in commands)))

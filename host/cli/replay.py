@@ -31,13 +31,16 @@ def replay(
     as_json: JsonOption = False,
 ) -> None:
     """Replay a game's event log through its rules engine and print scores and winner."""
-    if file == "-":
-        text = sys.stdin.read()
-    else:
-        path = Path(file)
-        if not path.is_file():
-            raise InputError(f"no such log file: {file}")
-        text = path.read_text(encoding="utf-8")
+    try:
+        if file == "-":
+            text = sys.stdin.read()
+        else:
+            path = Path(file)
+            if not path.is_file():
+                raise InputError(f"no such log file: {file}")
+            text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{file} is not a text log (not UTF-8 at byte {exc.start})") from None
     result = replay_text(text, file)
     emit(result, as_json, lambda: render_summary(result))
 

@@ -18,13 +18,13 @@ import select
 import threading
 import time
 from collections.abc import Callable, Iterator
-from types import TracebackType
 from typing import TYPE_CHECKING
 
 import serial
 from serial.tools import list_ports
 
 from host.link import codec as p
+from host.link.ports import StartClose, button_code
 from host.link.session import DeviceEvent, DeviceStatus, LinkCore
 
 if TYPE_CHECKING:
@@ -37,8 +37,6 @@ MICROPYTHON_PID = 0x0005  # MicroPython's USB CDC on a Pico
 BAUDRATE = 115200  # ignored by USB CDC, but pyserial wants one
 RECONNECT_S = 0.5
 TICK_S = 0.01
-
-BUTTONS = {"done": p.BTN_DONE, "pause": p.BTN_PAUSE, "mute": p.BTN_MUTE}
 
 
 def find_pico_port() -> str | None:
@@ -53,7 +51,7 @@ def find_pico_port() -> str | None:
     return str(picos[0].device) if picos else None
 
 
-class DeviceLink:
+class DeviceLink(StartClose):
     """The device client. Use as a context manager or call ``start()`` / ``close()``.
 
     ``port``: a serial device path (a Pico, or a simulator's pty); None means "find a Pico by
@@ -100,21 +98,10 @@ class DeviceLink:
             self._thread = None
         self._drop_port()
         if self.simulator is not None:
-            self.simulator.stop()
+            self.simulator.close()
         for fd in (self._wake_r, self._wake_w):
             with contextlib.suppress(OSError):
                 os.close(fd)
-
-    def __enter__(self) -> DeviceLink:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # ------------------------------------------------------------ the referee's API
 
@@ -157,7 +144,7 @@ class DeviceLink:
     def press(self, button: str) -> None:
         """Press "done", "pause" or "mute" on a SIMULATED device (real firmware refuses)."""
         with self._lock:
-            self._core.press(BUTTONS[button])
+            self._core.press(button_code(button))
         self._wake()
 
     def get_event(self, timeout: float | None = None) -> DeviceEvent | None:

@@ -16,10 +16,13 @@ Delivery rules:
 from __future__ import annotations
 
 import collections
+import logging
 import random
 from dataclasses import dataclass, field
 
 from host.link import codec as p
+
+log = logging.getLogger(__name__)
 
 RETRY_S = 0.2
 HEARTBEAT_S = 1.0
@@ -117,7 +120,7 @@ class LinkCore:
         self.timing = _Timing()
         self.next_heartbeat = 0.0
         self.up = False
-        self.stats = {"sent": 0, "retries": 0, "acked": 0, "naks": 0, "events": 0}
+        self.stats = {"sent": 0, "retries": 0, "acked": 0, "naks": 0, "events": 0, "damaged": 0}
 
     # ------------------------------------------------------------ referee side
 
@@ -201,7 +204,12 @@ class LinkCore:
         return p.encode_frame(seq, ftype, payload)
 
     def feed(self, data: bytes, now: float) -> None:
+        damaged = self.decoder.errors
         frames = self.decoder.feed(data)
+        if self.decoder.errors != damaged:
+            # Line noise is expected (the retries recover it), so it is counted, not an event.
+            self.stats["damaged"] = self.decoder.errors
+            log.info("dropped damaged frame(s) from the device: %s", self.decoder.last_error)
         for exc in self.decoder.rejected:
             self.events.append(DeviceEvent(REJECTED, detail=f"device speaks {exc}"))
         self.decoder.rejected = []
@@ -255,32 +263,27 @@ class LinkCore:
                 self.timing = _Timing(turn, current, remaining, s.running, s.expired, now)
             elif self.acked_rev >= 0 and self.inflight is None:
                 self.acked_rev = -1  # it lost our state without rebooting: send it again
-        elif ftype == p.ACK:
+        elif ftype in (p.ACK, p.NAK):
             self.device_at = now
+            nak = p.decode_nak(payload) if ftype == p.NAK else None
             fl = self.inflight
-            if fl is not None and fl.seq == seq:
+            if fl is None or fl.seq != seq:
+                return  # the answer to a frame already settled (a retry's twin)
+            # Either way the command is done with: a NAKed one would be refused again.
+            if fl.ftype == p.STATE:
+                self.acked_rev = fl.rev
+            elif fl.ftype == p.PRESS and self.presses:
+                self.presses.popleft()
+            self.inflight = None
+            if nak is None:
                 self.stats["acked"] += 1
-                if fl.ftype == p.STATE:
-                    self.acked_rev = fl.rev
-                elif fl.ftype == p.PRESS and self.presses:
-                    self.presses.popleft()
-                self.inflight = None
-        elif ftype == p.NAK:
-            self.device_at = now
-            code, reason = p.decode_nak(payload)
-            fl = self.inflight
-            if fl is not None and fl.seq == seq:
-                self.stats["naks"] += 1
-                # The same bytes would be refused again: report it and move on.
-                if fl.ftype == p.STATE:
-                    self.acked_rev = fl.rev
-                elif fl.ftype == p.PRESS and self.presses:
-                    self.presses.popleft()
-                self.inflight = None
-                what = p.TYPE_NAMES.get(fl.ftype, str(fl.ftype))
-                self.events.append(
-                    DeviceEvent(REJECTED, detail=f"device refused {what} (code {code}): {reason}")
-                )
+                return
+            self.stats["naks"] += 1
+            code, reason = nak
+            what = p.TYPE_NAMES.get(fl.ftype, str(fl.ftype))
+            self.events.append(
+                DeviceEvent(REJECTED, detail=f"device refused {what} (code {code}): {reason}")
+            )
         elif ftype == p.EVENT:
             self.device_at = now
             kind, turn, player, remaining = p.decode_event(payload)

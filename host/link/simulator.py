@@ -10,25 +10,21 @@ from __future__ import annotations
 
 import contextlib
 import os
-import pty
 import random
 import select
 import threading
 import time
-import tty
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 
 from firmware import leds, screen
 from firmware.clock import ticks_ms
 from firmware.device import Device
-from host.link import codec as p
 from host.link.framebuffer import FrameBuffer
+from host.link.ports import StartClose, button_code, open_raw_pty
 
 TICK_S = 0.005
-BUTTONS = {"done": p.BTN_DONE, "pause": p.BTN_PAUSE, "mute": p.BTN_MUTE}
 
 
 @dataclass(frozen=True)
@@ -38,7 +34,7 @@ class Tone:
     ms: int
 
 
-class SimulatedDevice:
+class SimulatedDevice(StartClose):
     """Start with ``start()`` (or ``with``); ``port`` is the pty path to open."""
 
     def __init__(
@@ -80,11 +76,8 @@ class SimulatedDevice:
         return self
 
     def _open_pty(self) -> None:
-        master, slave = pty.openpty()
-        tty.setraw(slave)  # no echo, no line editing: a pty that behaves like a USB CDC port
-        os.set_blocking(master, False)
-        self._master, self._slave = master, slave
-        self.port = os.ttyname(slave)
+        self._master, self._slave, self.port = open_raw_pty()
+        os.set_blocking(self._master, False)
 
     def _close_pty(self) -> None:
         for fd in (self._master, self._slave):
@@ -93,29 +86,18 @@ class SimulatedDevice:
                     os.close(fd)
         self._master = self._slave = -1
 
-    def stop(self) -> None:
+    def close(self) -> None:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=2)
             self._thread = None
         self._close_pty()
 
-    def __enter__(self) -> SimulatedDevice:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
-
     # ------------------------------------------------------------ the fake hardware
 
     def press(self, button: str) -> None:
         with self._lock:
-            self.device.press(BUTTONS[button], ticks_ms())
+            self.device.press(button_code(button), ticks_ms())
 
     def reboot(self) -> None:
         """Power-cycle: a new boot id and no state, on the same port."""

@@ -9,20 +9,15 @@ reboot on the same port. Used by the end-to-end tests and ``bench/link.py``.
 from __future__ import annotations
 
 import os
-import pty
 import subprocess
-import tty
-from types import TracebackType
 
 from host.link import tools
+from host.link.ports import StartClose, open_raw_pty
 
 
-class MicroPythonDevice:
+class MicroPythonDevice(StartClose):
     def __init__(self, heap: str | None = tools.PICO_HEAP, redraw_ms: int = 0) -> None:
-        master, slave = pty.openpty()
-        tty.setraw(slave)  # no echo or line editing: behave like USB CDC
-        self._master, self._slave = master, slave
-        self.port = os.ttyname(slave)
+        self._master, self._slave, self.port = open_raw_pty()
         self.heap = heap
         self.redraw_ms = redraw_ms  # simulated blocking display transfer per redraw
         self.proc: subprocess.Popen[bytes] | None = None
@@ -60,13 +55,5 @@ class MicroPythonDevice:
         for fd in (self._master, self._slave):
             os.close(fd)
 
-    def __enter__(self) -> MicroPythonDevice:
+    def start(self) -> MicroPythonDevice:
         return self.boot()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()

@@ -125,8 +125,6 @@ def parse_suit_order(text: str, deck: str = "allin") -> str:
     ``clock,mask,beetle,tree``; with ``deck="standard"``: ``SHDC``, ``spades,hearts,…``
     (mapped onto the All In suits like the cards)."""
     parts = [p for p in text.replace(">", " ").replace(",", " ").split() if p]
-    if len(parts) == 1 and len(parts[0]) == 4:
-        parts = list(parts[0])
     if deck == "standard":
         letters = {**{s: s for s in STANDARD_TO_ALLIN_SUIT}, **_STANDARD_SUIT_NAMES}
         mapping = {k: STANDARD_TO_ALLIN_SUIT[v] for k, v in letters.items()}
@@ -136,6 +134,11 @@ def parse_suit_order(text: str, deck: str = "allin") -> str:
         mapping.update({name: letter for letter, name in ALLIN_SUIT_NAMES.items()})
         hint = "clock c, mask m, beetle b, tree t"
     folded = {k.lower(): v for k, v in mapping.items()}
+    # "cmbt" is four letters run together. A run of known letters of another length ("cmb")
+    # is split too, so that the error says a suit is missing rather than that "cmb" is no suit.
+    run = parts[0] if len(parts) == 1 and parts[0].lower() not in folded else ""
+    if len(run) == 4 or (len(run) > 1 and all(ch.lower() in folded for ch in run)):
+        parts = list(run)
     order = []
     for part in parts:
         if part.lower() not in folded:

@@ -419,7 +419,7 @@ def summary(state: CactusState) -> dict[str, Any]:
         "winner": state.winner,
         "finished": state.finished,
         "target": state.target,
-        "turn": state.players[state.turn],
+        "turn": None if state.finished else state.players[state.turn],
         "supply": state.supply,
         "hands": {p: len(h) for p, h in zip(state.players, state.hands, strict=True)},
     }

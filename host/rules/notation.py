@@ -210,6 +210,10 @@ def _parse_rank_suit(token: str, game: str, suits: Iterable[str]) -> str:
 def parse_token(game: str, token: str) -> str:
     """The canonical token for ``token`` in ``game``; :class:`NotationError` if none."""
     box = _box_of(game)
+    if not isinstance(token, str):  # a stored log can hold any JSON where a token belongs
+        raise NotationError(
+            f"a {GAME_TITLES[game]} card must be a token string, got {token!r}", game=game
+        )
     raw = token.strip()
     if not raw:
         raise NotationError(f"empty card token for {GAME_TITLES[game]}", token=token, game=game)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-from host.rules.base import Event, Game, LogError, Rules
+from host.rules.base import Event, Game, LogError, Rules, RuleViolation
 
 # game name -> module defining RULES (imported lazily: engines never import each other)
 ENGINES = {
@@ -32,4 +32,10 @@ def load_game(events: list[Event]) -> Game[Any]:
     game = events[0].get("game")
     if not isinstance(game, str):
         raise LogError("the setup event has no 'game' name")
-    return Game(rules_for(game), events)
+    rules = rules_for(game)
+    try:
+        rules.initial(events[0])
+    except RuleViolation as exc:
+        # A stored setup the engine refuses is a bad log, like an illegal later event.
+        raise LogError(f"event 0 (setup) is not legal: {exc}") from None
+    return Game(rules, events)

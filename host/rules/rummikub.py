@@ -77,6 +77,8 @@ class Options:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | None) -> Options:
+        if data is not None and not isinstance(data, Mapping):
+            raise RuleViolation(f"options must be an object, got {data!r}")
         data = dict(data or {})
         unknown = set(data) - {"timer_seconds", "strict_penalty", "mirror_value"}
         if unknown:
@@ -114,13 +116,11 @@ class RummikubState:
         return self.racks[self.players.index(player)]
 
 
-def _racks_json(state: RummikubState) -> dict[str, list[str]]:
-    return {p: list(r) for p, r in zip(state.players, state.racks, strict=True)}
-
-
 def summary(state: RummikubState) -> dict[str, Any]:
-    """The common summary (host/rules/summary.py) plus each player's rack and whose turn it is."""
-    common = {"game": GAME, "players": list(state.players), "turn": state.current}
+    """The common summary (host/rules/summary.py) plus whose turn it is."""
+    # nobody is to move once the game is over
+    turn = None if state.finished else state.current
+    common = {"game": GAME, "players": list(state.players), "turn": turn}
     if state.result is None:
         scores = dict.fromkeys(state.players, 0)
         return {**common, "scores": scores, "winner": None, "finished": False}

@@ -1,0 +1,90 @@
+"""Deck enrolment mechanics: reading order of a laid-out grid, completeness checks, nearest-
+neighbour reads from a profile, and profiles stored per game and deck."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision import enroll
+from vision.synth_compose import card_quad
+
+
+def test_reading_order_follows_rows_then_columns() -> None:
+    rng = np.random.default_rng(0)
+    quads, truth = [], []
+    for r in range(4):
+        for c in range(7):
+            x = 60 + c * 70 + rng.normal(0, 4)
+            y = 80 + r * 120 + rng.normal(0, 8)
+            quads.append(card_quad(x, y, 40, 100, float(rng.normal(0, 4))))
+            truth.append(r * 7 + c)
+    perm = rng.permutation(len(quads))
+    shuffled = [quads[i] for i in perm]
+    order = enroll.reading_order(shuffled)
+    assert [int(perm[i]) for i in order] == truth
+
+
+def test_layout_check_names_what_is_wrong() -> None:
+    order = ["rG", "rA", "rE", "rR"]
+    assert enroll.check_layout(order, [2, 2]).complete
+    short = enroll.check_layout(order, [3])
+    assert not short.complete and "stops before 'rR' (card 4)" in short.problems[0]
+    extra = enroll.check_layout(order, [5])
+    assert "remove the extra 1" in extra.problems[0]
+    swapped = enroll.check_layout(order, [4], predicted=["rG", "rE", "rA", ""])
+    assert [p.split(":")[0] for p in swapped.problems] == [
+        "card 2 should be rA but reads as rE",
+        "card 3 should be rE but reads as rA",
+    ]
+
+
+def _faces(n: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, 255, (n, 16, 12, 3), dtype=np.uint8)
+
+
+def test_profile_reads_by_nearest_enrolled_card() -> None:
+    order = [f"c{i}" for i in range(10)]
+    faces = _faces(10, 1)
+    profile, report = enroll.enrol(
+        "cactus", "mine", "m1", order, [faces[:6], faces[6:]], enroll.pixel_embed
+    )
+    assert report.complete and profile.passes == 1
+    noisy = np.clip(
+        faces.astype(int) + np.random.default_rng(2).normal(0, 12, faces.shape), 0, 255
+    ).astype(np.uint8)
+    reads = profile.classify(enroll.pixel_embed(noisy[::-1]))
+    assert [r[0] for r in reads] == order[::-1]
+    assert all(r[1] > 0.9 and r[2][0][0] == r[0] and len(r[2]) == 3 for r in reads)
+
+
+def test_incomplete_layout_is_refused() -> None:
+    with pytest.raises(enroll.EnrolError, match="found 9 cards but the deck has 10"):
+        enroll.enrol(
+            "cactus", "mine", "m1", [f"c{i}" for i in range(10)], [_faces(9, 0)], enroll.pixel_embed
+        )
+
+
+def test_profiles_are_stored_per_game_and_deck(tmp_path: Path) -> None:
+    order = ["a", "b", "c"]
+    p1, _ = enroll.enrol("fourcolor", "grandma", "m1", order, [_faces(3, 0)], enroll.pixel_embed)
+    p2, _ = enroll.enrol("fourcolor", "grandma", "m1", order, [_faces(3, 1)], enroll.pixel_embed)
+    both = p1.extended(p2)
+    assert both.passes == 2 and len(both.labels) == 6
+    path = both.save(tmp_path)
+    assert path == tmp_path / "decks" / "fourcolor" / "grandma.json"
+    back = enroll.DeckProfile.load("fourcolor", "grandma", tmp_path)
+    assert back.labels == both.labels and np.allclose(back.embeddings, both.embeddings)
+    assert enroll.list_decks("fourcolor", tmp_path) == ["grandma"]
+    assert enroll.list_decks("cactus", tmp_path) == []
+    with pytest.raises(enroll.EnrolError, match="no enrolled deck 'other' for fourcolor"):
+        enroll.DeckProfile.load("fourcolor", "other", tmp_path)
+    other_model, _ = enroll.enrol("fourcolor", "x", "m2", order, [_faces(3, 2)], enroll.pixel_embed)
+    with pytest.raises(enroll.EnrolError, match="different games or models"):
+        p1.extended(other_model)
+    path.with_suffix(".npy").write_bytes(b"garbage")
+    with pytest.raises(enroll.EnrolError, match="unreadable"):
+        enroll.DeckProfile.load("fourcolor", "grandma", tmp_path)

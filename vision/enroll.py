@@ -1,0 +1,248 @@
+"""Deck enrolment: adapt reading to one physical deck without retraining.
+
+The player lays the deck out once, one card of each kind, in the notation's order (a grid read
+row by row, over one or several photos, or one card per photo). Each card's crop goes through
+the recogniser's embedding (its penultimate layer); the per-card embeddings are the deck
+profile, stored in the user's data directory. Reading with a profile labels each object by its
+nearest enrolled embedding (cosine similarity), so a deck whose fonts, colours or layout the
+model never saw is read by comparison with itself. Enrolling is one forward pass per card:
+seconds on a Raspberry Pi.
+
+This module knows nothing of the network: it takes an ``embed`` function (crops -> vectors).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.userdata import check_name, data_dir
+
+Embed = Callable[[NDArray[np.uint8]], NDArray[np.float32]]
+FORMAT_VERSION = 1
+TEMPERATURE = 0.05  # softmax temperature over cosine similarities: sharp, as NN should be
+
+
+class EnrolError(ValueError):
+    """The layout does not match the deck, or a stored profile is unusable."""
+
+
+def _normalise(x: NDArray[np.float32]) -> NDArray[np.float32]:
+    x = np.asarray(x, np.float32)
+    return np.asarray(x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-9), np.float32)
+
+
+def reading_order(quads: Sequence[Sequence[Sequence[float]]]) -> list[int]:
+    """Indices of ``quads`` in reading order of a grid: rows top to bottom, each row left to
+    right. A new row starts where a card's centre lies below the current row's band (more than
+    half a card height under the row's first card)."""
+    if not quads:
+        return []
+    q = np.asarray(quads, np.float64).reshape(len(quads), 4, 2)
+    centres = q.mean(axis=1)
+    heights = np.linalg.norm(q[:, 3] - q[:, 0], axis=1)
+    order = list(np.argsort(centres[:, 1]))
+    rows: list[list[int]] = []
+    for i in order:
+        if rows and abs(centres[i, 1] - centres[rows[-1][0], 1]) < 0.5 * heights[rows[-1][0]]:
+            rows[-1].append(int(i))
+        else:
+            rows.append([int(i)])
+    return [i for row in rows for i in sorted(row, key=lambda k: centres[k, 0])]
+
+
+@dataclass
+class DeckProfile:
+    game: str
+    deck: str
+    model: str  # the recogniser the embeddings came from: another model cannot use them
+    labels: list[str]  # one per embedding row
+    embeddings: NDArray[np.float32]  # N x d, unit length
+
+    def __post_init__(self) -> None:
+        self.embeddings = _normalise(self.embeddings)
+        if len(self.labels) != len(self.embeddings):
+            raise EnrolError("a profile needs one label per embedding")
+
+    @property
+    def passes(self) -> int:
+        """How many times each card was enrolled (the fewest, over the deck's cards)."""
+        counts: dict[str, int] = {}
+        for label in self.labels:
+            counts[label] = counts.get(label, 0) + 1
+        return min(counts.values()) if counts else 0
+
+    def classify(
+        self, embeddings: NDArray[np.float32], top: int = 3
+    ) -> list[tuple[str, float, list[tuple[str, float]]]]:
+        """(label, confidence, alternatives) per embedding, by nearest enrolled card."""
+        if len(embeddings) == 0:
+            return []
+        sims = _normalise(embeddings) @ self.embeddings.T  # N x M
+        names = sorted(set(self.labels))
+        per_label = np.full((len(sims), len(names)), -1.0, np.float32)
+        col = {n: i for i, n in enumerate(names)}
+        for j, label in enumerate(self.labels):
+            k = col[label]
+            per_label[:, k] = np.maximum(per_label[:, k], sims[:, j])
+        z = per_label / TEMPERATURE
+        z -= z.max(axis=1, keepdims=True)
+        p = np.exp(z)
+        p /= p.sum(axis=1, keepdims=True)
+        out = []
+        for row in p:
+            order = np.argsort(-row)[:top]
+            alts = [(names[int(i)], float(row[int(i)])) for i in order]
+            out.append((alts[0][0], alts[0][1], alts))
+        return out
+
+    def extended(self, other: DeckProfile) -> DeckProfile:
+        """This profile plus another pass over the same deck."""
+        if (other.game, other.model) != (self.game, self.model):
+            raise EnrolError("cannot merge profiles of different games or models")
+        return DeckProfile(
+            self.game,
+            self.deck,
+            self.model,
+            [*self.labels, *other.labels],
+            np.concatenate([self.embeddings, other.embeddings]),
+        )
+
+    # -- storage: JSON metadata beside an .npy of the embeddings -----------------------------
+    def save(self, root: str | Path | None = None) -> Path:
+        path = profile_path(self.game, self.deck, root)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.save(path.with_suffix(".npy"), self.embeddings)
+        meta = {
+            "version": FORMAT_VERSION,
+            "game": self.game,
+            "deck": self.deck,
+            "model": self.model,
+            "labels": self.labels,
+            "passes": self.passes,
+        }
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+        tmp.replace(path)
+        return path
+
+    @classmethod
+    def load(cls, game: str, deck: str, root: str | Path | None = None) -> DeckProfile:
+        path = profile_path(game, deck, root)
+        if not path.is_file():
+            raise EnrolError(
+                f"no enrolled deck {deck!r} for {game} (looked in {path}); run "
+                f"`tableref enroll --game {game} --deck {deck}`"
+            )
+        try:
+            meta = json.loads(path.read_text(encoding="utf-8"))
+            emb = np.load(path.with_suffix(".npy"))
+            if meta.get("version") != FORMAT_VERSION:
+                raise EnrolError(f"unsupported deck profile version {meta.get('version')}")
+            return cls(
+                str(meta["game"]),
+                str(meta["deck"]),
+                str(meta["model"]),
+                [str(x) for x in meta["labels"]],
+                emb,
+            )
+        except (OSError, KeyError, ValueError) as exc:
+            if isinstance(exc, EnrolError):
+                raise
+            raise EnrolError(f"deck profile {path} is unreadable: {exc}") from exc
+
+
+def profile_path(game: str, deck: str, root: str | Path | None = None) -> Path:
+    return data_dir(root) / "decks" / check_name("game", game) / f"{check_name('deck', deck)}.json"
+
+
+def list_decks(game: str, root: str | Path | None = None) -> list[str]:
+    folder = data_dir(root) / "decks" / check_name("game", game)
+    return sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
+
+
+@dataclass(frozen=True)
+class EnrolReport:
+    expected: int
+    found: int
+    problems: list[str]
+
+    @property
+    def complete(self) -> bool:
+        return not self.problems
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "expected": self.expected,
+            "found": self.found,
+            "complete": self.complete,
+            "problems": self.problems,
+        }
+
+
+def check_layout(
+    order: Sequence[str], found_per_view: Sequence[int], predicted: Sequence[str] | None = None
+) -> EnrolReport:
+    """Is what was photographed the whole deck, once, in order? ``predicted`` (the model's own
+    reads, where confident) catches a swapped or missing card that a count cannot."""
+    total = sum(found_per_view)
+    problems = []
+    if total < len(order):
+        nxt = order[total] if total < len(order) else ""
+        problems.append(
+            f"found {total} cards but the deck has {len(order)}: the layout stops before "
+            f"{nxt!r} (card {total + 1}); lay out the rest and capture again"
+        )
+    elif total > len(order):
+        problems.append(
+            f"found {total} cards but the deck has {len(order)}: remove the extra "
+            f"{total - len(order)} (or clear anything card-like off the table)"
+        )
+    if predicted is not None and total == len(order):
+        for pos, (want, got) in enumerate(zip(order, predicted, strict=True)):
+            if got and got != want:
+                problems.append(
+                    f"card {pos + 1} should be {want} but reads as {got}: is the layout in "
+                    "notation order?"
+                )
+    return EnrolReport(len(order), total, problems)
+
+
+def enrol(
+    game: str,
+    deck: str,
+    model: str,
+    order: Sequence[str],
+    crops_per_view: Sequence[NDArray[np.uint8]],
+    embed: Embed,
+) -> tuple[DeckProfile, EnrolReport]:
+    """Build a profile from crops already in reading order (``crops_per_view``: one batch
+    N x h x w x 3 per photo). Refuses an incomplete layout: a profile missing a card would
+    read that card as its nearest neighbour, silently."""
+    report = check_layout(order, [len(c) for c in crops_per_view])
+    if not report.complete:
+        raise EnrolError("; ".join(report.problems))
+    crops = np.concatenate([c for c in crops_per_view if len(c)], axis=0)
+    emb = np.asarray(embed(crops), np.float32)
+    return DeckProfile(game, deck, model, list(order), emb), report
+
+
+def pixel_embed(crops: NDArray[np.uint8], size: tuple[int, int] = (12, 16)) -> NDArray[np.float32]:
+    """A model-free embedding: the crop shrunk to ``size`` in Lab, each crop standardised.
+    The baseline a recogniser's embedding must beat, and a stand-in for tests."""
+    import cv2
+
+    out = []
+    for c in crops:
+        small = cv2.resize(c, size, interpolation=cv2.INTER_AREA)
+        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+        lab -= lab.mean(axis=(0, 1), keepdims=True)
+        lab /= lab.std() + 1.0
+        out.append(lab.ravel())
+    return np.asarray(out, np.float32)
