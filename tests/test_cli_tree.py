@@ -13,7 +13,11 @@ from typer.testing import CliRunner
 from host.cli import app
 
 # Commands that print no result to put in JSON; each says why.
-NO_RESULT: dict[str, str] = {}
+NO_RESULT: dict[str, str] = {
+    "serve": "serves the dashboard until stopped",
+    "run": "referees a live table until stopped",
+    "export": "its output is the export itself (JSON or CSV)",
+}
 
 
 # typer ships its own copy of click, so groups are told apart by what they can do.

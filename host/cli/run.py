@@ -126,13 +126,14 @@ def _print_summary(game: str, summary: dict[str, Any]) -> None:
 @app.command()
 def token(data_dir: DataDir = None,
           url: Annotated[bool, typer.Option(help="Print a dashboard link carrying it.")] = False,
-          ) -> None:  # fmt: skip
+          as_json: JsonOption = False) -> None:  # fmt: skip
     """Print the table's token (made at first start); changes through the API need it."""
     from host.api.token import load_or_create_token
 
     settings = _settings(data_dir=data_dir)
     value = load_or_create_token(settings.token_path)
-    typer.echo(f"http://{settings.host}:{settings.port}/#token={value}" if url else value)
+    link = f"http://{settings.host}:{settings.port}/#token={value}"
+    emit({"token": value, "url": link}, as_json, lambda: typer.echo(link if url else value))
 
 
 @app.command()
@@ -187,6 +188,7 @@ def export_(
 def import_(
     file: Annotated[Path, typer.Argument(help="A session exported as JSON.")],
     data_dir: DataDir = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Import a session exported as JSON; every game's log is replayed and must be legal."""
     if not file.is_file():
@@ -196,4 +198,4 @@ def import_(
         sid = store.import_session(file.read_text(), validate=replay_summary)
     except StoreError as exc:
         raise InputError(f"{file}: {exc}") from None
-    typer.echo(f"imported as session {sid}")
+    emit({"session": sid}, as_json, lambda: typer.echo(f"imported as session {sid}"))
