@@ -192,6 +192,10 @@ def test_cli_calibrates_adds_zones_and_locates(tmp_path: Path) -> None:
     assert "discard" in [z["name"] for z in json.loads(r.output)["zones"]]
     r = runner.invoke(app, ["calibrate", "list", "--json", *dd])
     assert json.loads(r.output) == {"tables": ["home"]}
+    r = runner.invoke(app, ["calibrate", "markers", str(tmp_path / "m.png"), "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["sheet"] == str(tmp_path / "m.png")
+    assert sorted(cal.detect_markers(cv2.imread(str(tmp_path / "m.png")))) == [0, 1, 2, 3]
 
 
 def test_cli_errors_are_clear(tmp_path: Path) -> None:

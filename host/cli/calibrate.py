@@ -206,11 +206,19 @@ def markers_cmd(
     out: Annotated[Path, typer.Argument(help="Where to write the sheet (.png or .pdf).")],
     size_mm: Annotated[float, typer.Option("--size-mm", help="Marker side in mm.")] = 60.0,
     dpi: Annotated[int, typer.Option("--dpi")] = 300,
+    as_json: JsonOption = False,
 ) -> None:
     """Write a printable A4 sheet with the four corner markers."""
     with _as_input_errors():
         path = cal.write_marker_sheet(out, size_mm, dpi)
-    typer.echo(f"wrote {path}: print at 100%, cut out, put marker 0 at the top-left corner")
+    result = {"sheet": str(path), "marker_mm": size_mm, "dpi": dpi}
+    emit(
+        result,
+        as_json,
+        lambda: typer.echo(
+            f"wrote {path}: print at 100%, cut out, put marker 0 at the top-left corner"
+        ),
+    )
 
 
 @calibrate_app.command("list")
