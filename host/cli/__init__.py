@@ -8,6 +8,7 @@ import typer
 
 # Importing a module registers its commands; one module per area keeps them small.
 from host.cli import allin, cactus, demo, fourcolor, replay, rummikub  # noqa: F401
+from host.cli import vision as _vision  # noqa: F401
 from host.cli.app import app
 from host.cli.common import BAD_INPUT
 
