@@ -183,25 +183,42 @@ def _working(image: Image) -> tuple[Image, float]:
 
 
 # -- cards --------------------------------------------------------------------------------
-def card_candidates(image: Image, max_candidates: int = 400) -> list[Quad]:
-    """Oriented quads where a corner index (rank over suit) may be."""
+def bright_mask(image: Image, stroke: int) -> npt.NDArray[Any]:
+    """255 where print is lighter than its surroundings (dark-faced decks)."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (stroke, stroke))
+    light = cv2.morphologyEx(grey, cv2.MORPH_TOPHAT, k)
+    _, mask = cv2.threshold(light, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask[light < 40] = 0
+    return mask
+
+
+def card_candidates(image: Image, max_candidates: int = 500) -> list[Quad]:
+    """Oriented quads where a corner index (rank over suit) may be.
+
+    Pairs of glyphs (rank, suit) give one quad along their axis; a lone tall glyph (rank and
+    suit printed touching) gives one along its own long side. Dark print and light print
+    (dark-faced decks) are looked at apart, so the two never merge into one blob.
+    """
     small, back = _working(image)
-    mask = ink_mask(small, 9)
-    found = glyphs(mask, 4, 45)
-    units = [_merge(g) for g in group_glyphs(found)]
     quads: list[Quad] = []
-    centres = np.array([u.centre for u in units], np.float32).reshape(-1, 2)
-    for a in units:
-        if not len(centres):
-            break
-        d = np.linalg.norm(centres - a.centre, axis=1)
-        for j in np.nonzero((d > 0.6 * a.height) & (d < 2.0 * a.height))[0]:
-            b = units[int(j)]
-            if b.height > 1.6 * a.height or b.height < 0.4 * a.height:
-                continue
-            quads.append(pair_quad(a.centre, b.centre) * back)
+    for mask in (ink_mask(small, 9), bright_mask(small, 9)):
+        units = [_merge(g) for g in group_glyphs(glyphs(mask, 4, 45))]
+        centres = np.array([u.centre for u in units], np.float32).reshape(-1, 2)
+        for i, a in enumerate(units):
+            if a.height > 1.7 * max(a.width, 1.0) and a.height > 9:
+                quads.append(rect_quad(a.centre, 0.72 * a.height, 1.2 * a.height, a.angle) * back)
+            d = np.linalg.norm(centres - a.centre, axis=1)
+            for j in np.nonzero((d > 0.6 * a.height) & (d < 2.0 * a.height))[0]:
+                b = units[int(j)]
+                if b.height > 1.6 * a.height or b.height < 0.4 * a.height:
+                    continue
+                # (b, a) is the same quad half-turned, and the recogniser reads both ways.
+                if int(j) < i and a.height <= 2.0 * b.height / 1.2:
+                    continue
+                quads.append(pair_quad(a.centre, b.centre) * back)
             if len(quads) >= max_candidates:
-                return quads
+                return quads[:max_candidates]
     return quads
 
 

@@ -21,11 +21,15 @@ def _area(q: Quad) -> float:
 
 
 def same_object(det: Quad, truth: Quad) -> bool:
-    """Each one's centre lies inside the other and their sizes agree within a factor 2.2."""
+    """Each one's centre lies inside the other and their areas agree within a factor 3.
+
+    The factor is loose because hand-drawn truth boxes are loose: a corner index's box is
+    axis-aligned, so a slanted index's box is larger than the index, a tight one smaller.
+    """
     if not _inside(det.mean(0), truth, 1.1) or not _inside(truth.mean(0), det, 1.1):
         return False
     ratio = _area(det) / max(_area(truth), 1.0)
-    return 1 / 2.2 < ratio < 2.2
+    return 1 / 3 < ratio < 3
 
 
 def aligned(det: Quad, truth: Quad, tolerance_deg: float = 25.0) -> bool:
