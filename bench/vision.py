@@ -111,7 +111,7 @@ def _plot_conditions(conditions: dict[str, dict[str, dict[str, Score]]], path: P
     for game, by in conditions.items():
         for cond in ("surface", "rotation", "lighting"):
             items = sorted(by[cond].items())
-            w, h = 60 + 70 * len(items), 300
+            w, h = max(420, 60 + 70 * len(items)), 300
             img = np.full((h, w, 3), 255, np.uint8)
             cv2.putText(
                 img,

@@ -115,7 +115,7 @@ def group_glyphs(found: list[Glyph]) -> list[list[Glyph]]:
         # Side by side: the offset is across the glyphs' long axis, not along it.
         ang = math.radians(a.angle if abs(a.angle - b.angle) >= 45 else (a.angle + b.angle) / 2)
         along = abs(float((b.centre - a.centre) @ np.array([math.cos(ang), math.sin(ang)])))
-        if along > 0.35 * (a.height + b.height) / 2:
+        if along > 0.6 * (a.height + b.height) / 2:
             continue
         parent[root(int(i))] = root(int(j))
     groups: dict[int, list[Glyph]] = {}
@@ -202,8 +202,8 @@ def card_candidates(image: Image, max_candidates: int = 500) -> list[Quad]:
     """
     small, back = _working(image)
     quads: list[Quad] = []
-    for mask in (ink_mask(small, 9), bright_mask(small, 9)):
-        units = [_merge(g) for g in group_glyphs(glyphs(mask, 4, 45))]
+    for mask in (ink_mask(small, 9), ink_mask(small, 23), bright_mask(small, 9)):
+        units = [_merge(g) for g in group_glyphs(glyphs(mask, 4, 110))]
         centres = np.array([u.centre for u in units], np.float32).reshape(-1, 2)
         for i, a in enumerate(units):
             if a.height > 1.7 * max(a.width, 1.0) and a.height > 9:
@@ -217,13 +217,13 @@ def card_candidates(image: Image, max_candidates: int = 500) -> list[Quad]:
                 if int(j) < i and a.height <= 2.0 * b.height / 1.2:
                     continue
                 quads.append(pair_quad(a.centre, b.centre) * back)
-            if len(quads) >= max_candidates:
-                return quads[:max_candidates]
-    return quads
+            if len(quads) >= max_candidates * 2:
+                return distinct(quads)[:max_candidates]
+    return distinct(quads)[:max_candidates]
 
 
 # -- tiles --------------------------------------------------------------------------------
-def tile_candidates(image: Image) -> list[Quad]:
+def tile_candidates(image: Image, max_candidates: int = 1000) -> list[Quad]:
     """Quads where a Rummikub tile may be, one or two per number (glyph group)."""
     small, back = _working(image)
     mask = ink_mask(small, 11)
@@ -232,16 +232,20 @@ def tile_candidates(image: Image) -> list[Quad]:
     quads: list[Quad] = []
     for group in group_glyphs(found):
         g = _merge(group)
-        quads.append(_tile_from_glyph(g) * back)
         refined = _tile_from_face(lab, mask, g)
         if refined is not None:
             quads.append(refined * back)
-    return quads
+        quads.append(_tile_from_glyph(g) * back)
+        if g.height < 1.6 * g.width:
+            # A squat blob (two digits run together, a joker's face) does not show which
+            # way is up: propose the quarter-turned tile as well.
+            quads.append(_tile_from_glyph(g, 90.0) * back)
+    return distinct(quads)[:max_candidates]
 
 
-def _tile_from_glyph(g: Glyph) -> Quad:
+def _tile_from_glyph(g: Glyph, turn: float = 0.0) -> Quad:
     h = g.height * DIGIT_TO_TILE
-    return rect_quad(g.centre, h * TILE_ASPECT, h, g.angle)
+    return rect_quad(g.centre, h * TILE_ASPECT, h, g.angle + turn)
 
 
 def _tile_from_face(lab: Image, ink: npt.NDArray[Any], g: Glyph) -> Quad | None:
@@ -264,6 +268,8 @@ def _tile_from_face(lab: Image, ink: npt.NDArray[Any], g: Glyph) -> Quad | None:
     if not ring.any():
         return None
     face = cv2.mean(win, mask=ring)[:3]
+    if face[0] < 60:  # a dark ground (a rack, a dark table): no tile face here
+        return None
     diff = cv2.absdiff(win, np.full_like(win, np.array(face, np.uint8)))
     dist = cv2.transform(diff.astype(np.float32), np.ones((1, 3), np.float32))
     region: npt.NDArray[Any] = (dist < 28).astype(np.uint8) * 255
@@ -276,9 +282,10 @@ def _tile_from_face(lab: Image, ink: npt.NDArray[Any], g: Glyph) -> Quad | None:
         return None
     if stats[idx, cv2.CC_STAT_AREA] < expect * expect * 0.3:
         return None
-    ys, xs = np.nonzero(labels == idx)
-    pts = np.stack([xs + x0, ys + y0], axis=1).astype(np.float32)
-    (rx, ry), (rw, rh), ang = cv2.minAreaRect(pts)
+    blob = (labels == idx).astype(np.uint8)
+    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    (rx, ry), (rw, rh), ang = cv2.minAreaRect(max(contours, key=len))
+    rx, ry = rx + x0, ry + y0
     short, long_ = min(rw, rh), max(rw, rh)
     long_ang = ang if rw >= rh else ang + 90.0
     touches = rx - long_ / 2 < x0 + 2 or ry - long_ / 2 < y0 + 2  # clipped by the window
@@ -293,6 +300,30 @@ def _tile_from_face(lab: Image, ink: npt.NDArray[Any], g: Glyph) -> Quad | None:
         c = centre + along * float((g.centre - centre) @ along)
         return rect_quad(c.astype(np.float32), short * TILE_ASPECT, short, long_ang + 90.0)
     return None
+
+
+def distinct(quads: list[Quad], tolerance: float = 0.12) -> list[Quad]:
+    """Drop proposals that repeat an earlier one (same place, size and slant, either way up):
+    they would be recognised twice for nothing."""
+    if len(quads) < 2:
+        return quads
+    q = np.stack(quads)
+    centre = q.mean(axis=1)
+    size = np.linalg.norm(q[:, 2] - q[:, 0], axis=1)
+    edge = q[:, 1] - q[:, 0]
+    angle = np.degrees(np.arctan2(edge[:, 1], edge[:, 0])) % 180.0
+    kept: list[int] = []
+    for i in range(len(quads)):
+        if kept:
+            k = np.array(kept)
+            near = np.linalg.norm(centre[k] - centre[i], axis=1) < tolerance * size[i]
+            alike = np.abs(size[k] - size[i]) < tolerance * size[i]
+            turn = np.abs(angle[k] - angle[i])
+            same_slant = np.minimum(turn, 180.0 - turn) < 8.0
+            if np.any(near & alike & same_slant):
+                continue
+        kept.append(i)
+    return [quads[i] for i in kept]
 
 
 def quad_iou(a: Quad, b: Quad) -> float:

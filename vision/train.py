@@ -46,6 +46,13 @@ class Settings:
     workers: int = 2
 
 
+# The settings the shipped models were trained with (``tableref train KIND`` uses them).
+SHIPPED = {
+    "tiles": Settings("tiles", scenes=200, epochs=4),
+    "cards": Settings("cards", scenes=250, epochs=10),
+}
+
+
 def _jitter_quad(q: synth.Quad, rng: np.random.Generator, amount: float) -> synth.Quad:
     c = q.mean(0)
     size = float(np.linalg.norm(q[0] - q[2]))
@@ -261,7 +268,7 @@ def _export(model: Any, dummy: Any, path: Path) -> None:
 
 
 CACHE = Path(__file__).resolve().parent.parent / "build" / "train-cache"
-_CACHE_VERSION = 1  # bump when synth, detect or crops change what a crop looks like
+_CACHE_VERSION = 2  # bump when synth, detect or crops change what a crop looks like
 
 
 def _cached_build(

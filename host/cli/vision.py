@@ -74,8 +74,13 @@ def read(
 def train(
     kind: Annotated[Kind, typer.Argument(help="Which recogniser: tiles or cards.")],
     seed: Annotated[int, typer.Option(help="Seed for every random choice.")] = 0,
-    scenes: Annotated[int, typer.Option(help="Synthetic scenes to render.")] = 900,
-    epochs: Annotated[int, typer.Option(help="Passes over the crops.")] = 14,
+    scenes: Annotated[
+        int | None,
+        typer.Option(help="Synthetic scenes to render (default: as for the shipped model)."),
+    ] = None,
+    epochs: Annotated[
+        int | None, typer.Option(help="Passes over the crops (default: as for the shipped model).")
+    ] = None,
     real: Annotated[bool, typer.Option(help="Add the real photos' training split.")] = True,
     out: Annotated[Path, typer.Option(help="Folder for the .onnx and label files.")] = Path(
         "models"
@@ -85,10 +90,17 @@ def train(
     """Train a recogniser on CPU and export it to ONNX (with its label file)."""
     from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
-    from vision.train import Settings
+    from vision.train import SHIPPED, Settings
     from vision.train import train as run_training
 
-    settings = Settings(kind.value, seed=seed, scenes=scenes, epochs=epochs, real=real)
+    default = SHIPPED[kind.value]
+    settings = Settings(
+        kind.value,
+        seed=seed,
+        scenes=default.scenes if scenes is None else scenes,
+        epochs=default.epochs if epochs is None else epochs,
+        real=real,
+    )
     tasks: dict[str, TaskID] = {}
     with Progress(
         TextColumn("{task.description}"),
