@@ -16,11 +16,15 @@ from vision import datasets, synth
 from vision.evaluate import Score, score
 from vision.reader import Game, TableReader
 
-# Floors: set from the measured benchmark, with a margin so the suite stays stable.
-REAL_FLOOR = {"rummikub": 0.0, "cards": 0.0}
-REAL_SPURIOUS_CEILING = {"rummikub": 1.0, "cards": 1.0}
-SYNTH_FLOOR = {"rummikub": 0.0, "cards": 0.0, "allin": 0.0}
-ROBUST_FLOOR = 0.0
+# Floors: the measured values minus a margin, so the suite stays stable. They sit well below
+# the targets (99% tiles, 98% card indices, 99.5% synthetic), which the shipped
+# models do not reach yet: see models/MODEL_CARD.md for the measured numbers.
+REAL_FLOOR = {"rummikub": 0.88, "cards": 0.6}  # measured on this subset: 0.940, 0.706
+REAL_SPURIOUS_CEILING = {"rummikub": 0.03, "cards": 0.3}  # measured: 0.0, 0.196
+SYNTH_FLOOR = {"rummikub": 0.8, "cards": 0.8, "allin": 0.8}  # measured: 0.876, 0.900, 0.893
+TWIST_FLOOR = 0.6  # measured: 6 of 8
+ROTATION_FLOOR = 0.7  # measured: 0.80 to 1.00 over the six angles
+LIGHTING_FLOOR = 0.9  # measured: 1.00 under each lighting
 
 
 @cache
@@ -59,7 +63,7 @@ def test_twist_jokers_are_read() -> None:
     )
     reads = reader("rummikub").read(scene.image).objects
     s = score(reads, scene.truths)
-    assert s.accuracy >= ROBUST_FLOOR, (s.to_json(), sorted(r.label for r in reads))
+    assert s.accuracy >= TWIST_FLOOR, (s.to_json(), sorted(r.label for r in reads))
 
 
 @pytest.mark.parametrize("angle", [0.0, 90.0, 180.0, 270.0, 33.0, 147.0])
@@ -68,7 +72,7 @@ def test_rotation(angle: float) -> None:
         np.random.default_rng(21), layout="rows", surface="wood", lighting="even", angle=angle
     )
     s = score(reader("rummikub").read(scene.image).objects, scene.truths)
-    assert s.accuracy >= ROBUST_FLOOR, s.to_json()
+    assert s.accuracy >= ROTATION_FLOOR, s.to_json()
 
 
 @pytest.mark.parametrize("lighting", ["dim", "glare", "warm", "gradient"])
@@ -77,4 +81,4 @@ def test_lighting(lighting: str) -> None:
         np.random.default_rng(31), "cards", layout="apart", surface="white", lighting=lighting
     )
     s = score(reader("cards").read(scene.image).objects, scene.truths)
-    assert s.accuracy >= ROBUST_FLOOR, s.to_json()
+    assert s.accuracy >= LIGHTING_FLOOR, s.to_json()
