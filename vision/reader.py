@@ -85,7 +85,9 @@ class TableReader:
         self.recogniser = Recogniser.named(self.kind, models)
         self.min_confidence = min_confidence
         w, h = self.recogniser.spec.crop
-        self.recogniser.run(np.zeros((1, h, w, 3), np.uint8))  # warm-up
+        # Warm-up: the first inference and OpenCV's first colour conversions are slow.
+        self.recogniser.run(np.zeros((1, h, w, 3), np.uint8))
+        detect.tile_candidates(np.full((64, 64, 3), 128, np.uint8))
 
     def read(self, image: Image) -> Reading:
         t0 = time.perf_counter()
