@@ -11,6 +11,7 @@ import host.cli.calibrate  # (table calibration and zones)
 import host.cli.device  # (the table device and its firmware)
 import host.cli.run  # noqa: F401  (the application: serve, run, play, token, export, import)
 from host.cli import allin, cactus, demo, fourcolor, replay, rummikub  # noqa: F401
+from host.cli import vision as _vision  # noqa: F401
 from host.cli.app import app
 from host.cli.common import BAD_INPUT
 

@@ -1,0 +1,220 @@
+"""Vision benchmark (bench/results/vision.json + PNG plots in bench/results/).
+
+* Real photos: the held-out split of ``../shared/datasets/`` (never trained on): Rummikub
+  tiles and card corner indices found and read right, and spurious reads.
+* Synthetic scenes: a fixed set of seeded scenes per game (Rummikub with the Twist jokers,
+  the standard deck, the All In deck), scored overall and by surface, rotation and lighting.
+* Speed: per ~1000×750 photo, end to end without decoding (decode reported apart), with the
+  median of every stage.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision import datasets, synth
+from vision.evaluate import Score, score
+from vision.reader import TableReader
+
+RESULTS = Path(__file__).parent / "results"
+SYNTH_SCENES = 40  # per game
+SYNTH_SEED = 20_000
+
+
+def _real(game: str, kind: str, reader: TableReader) -> tuple[Score, dict[str, list[float]]]:
+    total = Score()
+    stages: dict[str, list[float]] = defaultdict(list)
+    for photo in datasets.load(kind):  # type: ignore[arg-type]
+        if photo.split != "test":
+            continue
+        t0 = time.perf_counter()
+        image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+        decode = (time.perf_counter() - t0) * 1000
+        reading = reader.read(image)
+        total.add(score(reading.objects, photo.truths, photo.ignore))
+        stages["decode"].append(decode)
+        if max(image.shape[:2]) >= 900 or game != "rummikub":
+            for k, v in reading.timings.items():
+                stages[k].append(v)
+            stages["total"].append(sum(v for k, v in reading.timings.items() if k != "candidates"))
+    return total, stages
+
+
+def _synthetic(game: str, reader: TableReader) -> tuple[Score, dict[str, dict[str, Score]]]:
+    total = Score()
+    by: dict[str, dict[str, Score]] = defaultdict(lambda: defaultdict(Score))
+    for i in range(SYNTH_SCENES):
+        rng = np.random.default_rng(SYNTH_SEED + i)
+        scene = (
+            synth.tile_scene(rng) if game == "rummikub" else synth.card_scene(rng, game)  # type: ignore[arg-type]
+        )
+        s = score(reader.read(scene.image).objects, scene.truths)
+        total.add(s)
+        for cond in ("surface", "rotation", "lighting", "layout"):
+            by[cond][scene.conditions[cond]].add(s)
+    return total, by
+
+
+def _speed(stages: dict[str, list[float]]) -> dict[str, float]:
+    return {k: round(statistics.median(v), 2) for k, v in stages.items() if v}
+
+
+def run() -> dict[str, Any]:
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    result: dict[str, Any] = {"real": {}, "synthetic": {}, "speed_ms": {}}
+    confusion: dict[str, Score] = {}
+    conditions: dict[str, dict[str, dict[str, Score]]] = {}
+    for game, kind in (("rummikub", "tiles"), ("cards", "cards")):
+        reader = TableReader(game)  # type: ignore[arg-type]
+        real, stages = _real(game, kind, reader)
+        result["real"][game] = real.to_json()
+        result["speed_ms"][game] = _speed(stages)
+        confusion[game] = real
+        print(f"  real {game}: {real.to_json()}", flush=True)
+    for game in ("rummikub", "cards", "allin"):
+        reader = TableReader(game)  # type: ignore[arg-type]
+        syn, by = _synthetic(game, reader)
+        result["synthetic"][game] = {
+            **syn.to_json(),
+            "by": {
+                c: {k: round(v.accuracy, 4) for k, v in sorted(d.items())} for c, d in by.items()
+            },
+        }
+        conditions[game] = by
+        print(f"  synthetic {game}: {syn.to_json()}", flush=True)
+    all_syn = Score()
+    for game in ("rummikub", "cards", "allin"):
+        s = result["synthetic"][game]
+        all_syn.right += s["right"]
+        all_syn.objects += s["objects"]
+    result["synthetic"]["all_accuracy"] = round(all_syn.accuracy, 4)
+    _plot_conditions(conditions, RESULTS / "vision_conditions.png")
+    for game, s in confusion.items():
+        _plot_confusion(s, RESULTS / f"vision_confusion_{game}.png", game)
+    result["model_bytes"] = {
+        p.name: p.stat().st_size
+        for p in sorted((Path(__file__).parent.parent / "models").glob("*.onnx"))
+    }
+    return result
+
+
+# -- plots with OpenCV (no plotting library needed) ---------------------------------------
+def _plot_conditions(conditions: dict[str, dict[str, dict[str, Score]]], path: Path) -> None:
+    panels = []
+    for game, by in conditions.items():
+        for cond in ("surface", "rotation", "lighting"):
+            items = sorted(by[cond].items())
+            w, h = max(420, 60 + 70 * len(items)), 300
+            img = np.full((h, w, 3), 255, np.uint8)
+            cv2.putText(
+                img,
+                f"{game}: accuracy by {cond}",
+                (10, 22),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.55,
+                (0, 0, 0),
+                1,
+                cv2.LINE_AA,
+            )
+            base, top = 250, 50
+            cv2.line(img, (40, base), (w - 10, base), (0, 0, 0), 1)
+            for k, (name, s) in enumerate(items):
+                x = 50 + 70 * k
+                y = int(base - (base - top) * s.accuracy)
+                colour = (60, 170, 60) if s.accuracy >= 0.99 else (40, 140, 230)
+                cv2.rectangle(img, (x, y), (x + 50, base), colour, -1)
+                cv2.putText(
+                    img,
+                    f"{s.accuracy:.3f}",
+                    (x, y - 5),
+                    cv2.FONT_HERSHEY_SIMPLEX,
+                    0.4,
+                    (0, 0, 0),
+                    1,
+                    cv2.LINE_AA,
+                )
+                cv2.putText(
+                    img,
+                    name[:9],
+                    (x, base + 18),
+                    cv2.FONT_HERSHEY_SIMPLEX,
+                    0.38,
+                    (0, 0, 0),
+                    1,
+                    cv2.LINE_AA,
+                )
+                cv2.putText(
+                    img,
+                    f"n={s.objects}",
+                    (x, base + 34),
+                    cv2.FONT_HERSHEY_SIMPLEX,
+                    0.35,
+                    (90, 90, 90),
+                    1,
+                    cv2.LINE_AA,
+                )
+            panels.append(img)
+    width = max(p.shape[1] for p in panels)
+    panels = [
+        cv2.copyMakeBorder(
+            p, 0, 0, 0, width - p.shape[1], cv2.BORDER_CONSTANT, value=(255, 255, 255)
+        )
+        for p in panels
+    ]
+    cv2.imwrite(str(path), np.vstack(panels))
+
+
+def _plot_confusion(s: Score, path: Path, game: str) -> None:
+    truths = sorted({t for t, _ in s.confusions})
+    reads = sorted({r for _, r in s.confusions} | set(truths), key=lambda x: (x == "missed", x))
+    cell = 14
+    left, top = 60, 70
+    img = np.full((top + cell * len(truths) + 10, left + cell * len(reads) + 10, 3), 255, np.uint8)
+    cv2.putText(
+        img,
+        f"{game}: held-out confusion (rows truth, columns read)",
+        (5, 18),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        0.5,
+        (0, 0, 0),
+        1,
+        cv2.LINE_AA,
+    )
+    for i, t in enumerate(truths):
+        row_total = sum(v for (tt, _), v in s.confusions.items() if tt == t) or 1
+        cv2.putText(
+            img,
+            t,
+            (4, top + cell * i + 11),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.32,
+            (0, 0, 0),
+            1,
+            cv2.LINE_AA,
+        )
+        for j, r in enumerate(reads):
+            v = s.confusions.get((t, r), 0) / row_total
+            if v <= 0:
+                continue
+            shade = int(255 * (1 - v))
+            colour = (shade, shade, 255) if t != r else (shade, 255, shade)
+            x, y = left + cell * j, top + cell * i
+            cv2.rectangle(img, (x, y), (x + cell - 1, y + cell - 1), colour, -1)
+    for j, r in enumerate(reads):
+        x = left + cell * j + 10
+        label = np.full((cell, 60, 3), 255, np.uint8)
+        cv2.putText(label, r, (1, 10), cv2.FONT_HERSHEY_SIMPLEX, 0.32, (0, 0, 0), 1, cv2.LINE_AA)
+        rot = cv2.rotate(label, cv2.ROTATE_90_COUNTERCLOCKWISE)
+        y0 = top - rot.shape[0] - 2
+        if y0 >= 0:
+            img[y0 : y0 + rot.shape[0], x - cell + 1 : x + 1] = np.minimum(
+                img[y0 : y0 + rot.shape[0], x - cell + 1 : x + 1], rot
+            )
+    cv2.imwrite(str(path), img)

@@ -1,0 +1,56 @@
+"""Synthetic scenes: reproducible, with truths that lie on the objects they name."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from host.rules.notation import tokens
+from vision import synth
+from vision.labels import NONE, cards_spec, tiles_spec
+
+
+def test_same_seed_same_scene() -> None:
+    a = synth.tile_scene(np.random.default_rng(5))
+    b = synth.tile_scene(np.random.default_rng(5))
+    assert np.array_equal(a.image, b.image)
+    assert [t.label for t in a.truths] == [t.label for t in b.truths]
+
+
+@pytest.mark.parametrize("layout", ["rows", "scatter", "rack"])
+def test_tile_scene_truths_inside_image(layout: str) -> None:
+    scene = synth.tile_scene(np.random.default_rng(1), layout=layout)
+    h, w = scene.image.shape[:2]
+    assert scene.truths
+    for t in scene.truths:
+        assert t.quad.shape == (4, 2)
+        assert (t.quad[:, 0] >= 0).all() and (t.quad[:, 0] <= w).all()
+        assert (t.quad[:, 1] >= 0).all() and (t.quad[:, 1] <= h).all()
+
+
+def test_fanned_cards_show_only_uncovered_corners() -> None:
+    scene = synth.card_scene(np.random.default_rng(3), layout="fan")
+    # Fanned cards show one corner each at most, so fewer indices than twice the cards.
+    labels = [t.label for t in scene.truths]
+    assert labels
+    assert len(labels) == len(set(labels)) or len(labels) < 2 * len(set(labels))
+
+
+def test_every_label_renders() -> None:
+    rng = np.random.default_rng(0)
+    for label in synth.tile_labels():
+        face = synth.render_tile(label, rng)
+        assert face.std() > 5  # something is printed
+    for game in ("cards", "allin"):
+        for label in synth.card_labels(game):  # type: ignore[arg-type]
+            _card, quads = synth.render_card(label, game, rng)  # type: ignore[arg-type]
+            assert len(quads) == 2
+
+
+def test_label_sets_are_notation_tokens() -> None:
+    deck = tiles_spec().decks["rummikub"]
+    assert sorted(deck) == sorted(tokens("rummikub"))
+    cards = cards_spec()
+    assert sorted(cards.decks["cards"]) == sorted(tokens("standard"))
+    assert sorted(cards.decks["allin"]) == sorted(tokens("allin"))
+    assert NONE in cards.labels and NONE in tiles_spec().labels

@@ -1,0 +1,30 @@
+"""A few training steps end to end: build crops, fit, export a loadable ONNX model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.labels import LabelSpec
+from vision.recognise import Recogniser
+from vision.train import Settings, train
+
+
+@pytest.mark.slow
+def test_train_smoke_exports_a_loadable_model(tmp_path: Path) -> None:
+    settings = Settings("tiles", seed=3, scenes=1, epochs=1, batch=64, real=False, workers=1)
+    result = train(settings, out=tmp_path, cache=False)
+    model = tmp_path / "tiles.onnx"
+    assert model.is_file() and result["bytes"] == model.stat().st_size
+    assert result["bytes"] < 5 * 1024 * 1024
+    spec = LabelSpec.load(tmp_path / "tiles.labels.json")
+    rec = Recogniser(model, spec)
+    w, h = spec.crop
+    logits, emb = rec.run(np.zeros((3, h, w, 3), np.uint8))
+    assert logits.shape == (3, len(spec.labels))
+    assert emb.shape[0] == 3 and emb.shape[1] >= 32  # the embedding for deck enrolment
+    reads = rec.classify(np.zeros((2, h, w, 3), np.uint8), "rummikub")
+    assert len(reads) == 2 and all(0 <= r.confidence <= 1 for r in reads)
+    assert all(len(r.alternatives) == 3 for r in reads)

@@ -1,0 +1,35 @@
+"""Normalised crops: the pixels inside a quad, warped upright to the recogniser's crop size."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+Image = npt.NDArray[Any]
+Quad = npt.NDArray[np.float32]
+
+
+def crop(image: Image, quad: Quad, size: tuple[int, int]) -> Image:
+    """The quad's content (TL TR BR BL) as a ``size`` = (w, h) BGR image."""
+    w, h = size
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    return cv2.warpPerspective(
+        image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+
+
+def crops(image: Image, quads: list[Quad], size: tuple[int, int]) -> npt.NDArray[Any]:
+    """A batch N × h × w × 3 of crops."""
+    w, h = size
+    if not quads:
+        return np.zeros((0, h, w, 3), np.uint8)
+    return np.stack([crop(image, q, size) for q in quads])
+
+
+def turned(quad: Quad) -> Quad:
+    """The same quad seen upside down (its top edge becomes the bottom)."""
+    return np.roll(quad, 2, axis=0)

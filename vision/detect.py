@@ -1,0 +1,360 @@
+"""Localisation with OpenCV: where could a tile or a card's corner index be?
+
+Both readers start from *ink*: printed strokes that are darker or more saturated than the
+surface right around them (a black-hat of the grey image, a top-hat of the saturation). Ink
+survives what breaks outline-based detectors: tiles touching in rows, tiles on a white table
+the same colour as the tiles, cards overlapping or fanned so that only a corner shows.
+
+* Tiles: each number (one or two digits, or a joker face) is a group of glyphs; the tile
+  around it is found from the pale face surrounding the glyphs (a lone tile, or a row of
+  touching tiles whose height gives the tile size), else from the glyphs' own size and slant.
+* Cards: a corner index is a rank glyph (group) with a suit glyph beside it; every such pair
+  gives an oriented quad along the rank→suit axis (:func:`pair_quad`).
+
+Detection over-proposes on purpose: the recogniser has a ``none`` class, and overlapping
+candidates are resolved after recognition (:func:`suppress`). All quads are TL TR BR BL in the
+object's frame as the candidate sees it; the recogniser also looks at the 180° turn.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+Image = npt.NDArray[Any]
+Quad = npt.NDArray[np.float32]
+
+TILE_ASPECT = 0.72
+DIGIT_TO_TILE = 3.2  # tile height / printed digit height
+
+
+@dataclass(frozen=True)
+class Glyph:
+    centre: npt.NDArray[np.float32]
+    height: float  # long side of the glyph's rotated box
+    width: float
+    angle: float  # direction of the long side, degrees
+    box: tuple[int, int, int, int]  # x, y, w, h (axis aligned)
+
+
+def ink_mask(image: Image, stroke: int = 15) -> npt.NDArray[Any]:
+    """255 where printed ink is: darker than, or more colourful than, its surroundings."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (stroke, stroke))
+    dark = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, k)
+    hi = image.max(axis=2)
+    lo = image.min(axis=2)
+    sat = cv2.subtract(hi, lo)
+    colourful = cv2.morphologyEx(sat, cv2.MORPH_TOPHAT, k)
+    score = cv2.max(dark, colourful)
+    _, mask = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    floor = np.uint8(28)
+    mask[score < floor] = 0
+    return mask
+
+
+def glyphs(mask: npt.NDArray[Any], min_h: float, max_h: float) -> list[Glyph]:
+    """Ink blobs whose size could be a printed digit, letter or suit."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    found: list[Glyph] = []
+    for c in contours:
+        x, y, w, h = cv2.boundingRect(c)
+        side = max(w, h)
+        if side < min_h or side > max_h * 1.5:
+            continue
+        area = cv2.contourArea(c)
+        if area < min_h * min_h * 0.08:
+            continue
+        if area / float(w * h) > 0.9 and side > min_h * 2:
+            continue  # solid blocks: shadows, dark surfaces
+        (cx, cy), (rw, rh), ang = cv2.minAreaRect(c)
+        if rw >= rh:
+            long_, short = rw, rh
+        else:
+            long_, short, ang = rh, rw, ang + 90.0
+        if long_ < min_h or long_ > max_h:
+            continue
+        if long_ / max(short, 1.0) > 12:
+            continue  # hair-thin lines: wood grain, marble veins, table edges
+        found.append(
+            Glyph(
+                np.array([cx, cy], np.float32), float(long_), float(short), float(ang), (x, y, w, h)
+            )
+        )
+        if len(found) >= 1500:  # a busy texture; enough to read what is there
+            break
+    return found
+
+
+def group_glyphs(found: list[Glyph]) -> list[list[Glyph]]:
+    """Glyphs side by side at the same size (the 1 and 3 of a 13, the 1 and 0 of a 10)."""
+    parent = list(range(len(found)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    if not found:
+        return []
+    centres = np.array([g.centre for g in found], np.float32)
+    heights = np.array([g.height for g in found], np.float32)
+    dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    near = dist < 0.45 * (heights[:, None] + heights[None])
+    ratio = np.maximum(heights[:, None], heights[None]) / np.maximum(
+        1.0, np.minimum(heights[:, None], heights[None])
+    )
+    for i, j in zip(*np.nonzero(np.triu(near & (ratio <= 1.35), 1)), strict=True):
+        a, b = found[int(i)], found[int(j)]
+        # Side by side: the offset is across the glyphs' long axis, not along it.
+        ang = math.radians(a.angle if abs(a.angle - b.angle) >= 45 else (a.angle + b.angle) / 2)
+        along = abs(float((b.centre - a.centre) @ np.array([math.cos(ang), math.sin(ang)])))
+        if along > 0.6 * (a.height + b.height) / 2:
+            continue
+        parent[root(int(i))] = root(int(j))
+    groups: dict[int, list[Glyph]] = {}
+    for i, g in enumerate(found):
+        groups.setdefault(root(i), []).append(g)
+    return [g for g in groups.values() if len(g) <= 2]
+
+
+def _merge(group: list[Glyph]) -> Glyph:
+    if len(group) == 1:
+        return group[0]
+    c = np.mean([g.centre for g in group], axis=0).astype(np.float32)
+    h = max(g.height for g in group)
+    a, b = group[0], group[-1]
+    across = (
+        math.degrees(math.atan2(float(b.centre[1] - a.centre[1]), float(b.centre[0] - a.centre[0])))
+        + 90.0
+    )
+    w = float(np.linalg.norm(a.centre - b.centre)) + (a.width + b.width) / 2
+    xs = [g.box[0] for g in group] + [g.box[0] + g.box[2] for g in group]
+    ys = [g.box[1] for g in group] + [g.box[1] + g.box[3] for g in group]
+    box = (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+    return Glyph(c, h, w, across, box)
+
+
+def rect_quad(
+    centre: npt.NDArray[np.float32], width: float, height: float, down_angle: float
+) -> Quad:
+    """TL TR BR BL of a rectangle whose "down" points along ``down_angle`` degrees."""
+    a = math.radians(down_angle)
+    down = np.array([math.cos(a), math.sin(a)], np.float32)
+    right = np.array([down[1], -down[0]], np.float32)
+    hw, hh = width / 2, height / 2
+    return np.stack(
+        [
+            centre - hw * right - hh * down,
+            centre + hw * right - hh * down,
+            centre + hw * right + hh * down,
+            centre - hw * right + hh * down,
+        ]
+    ).astype(np.float32)
+
+
+def pair_quad(rank: npt.NDArray[np.float32], suit: npt.NDArray[np.float32]) -> Quad:
+    """The quad of a corner index from its rank and suit centres (rank on top)."""
+    d = float(np.linalg.norm(suit - rank))
+    down = math.degrees(math.atan2(float(suit[1] - rank[1]), float(suit[0] - rank[0])))
+    height = 2.3 * d
+    return rect_quad(((rank + suit) / 2).astype(np.float32), 0.62 * height, height, down)
+
+
+WORK_SIDE = 640  # detection runs on the image scaled so its longer side is this
+
+
+def _working(image: Image) -> tuple[Image, float]:
+    """The image scaled down for detection, and the factor back to full size."""
+    side = max(image.shape[:2])
+    if side <= WORK_SIDE:
+        return image, 1.0
+    f = WORK_SIDE / side
+    small = cv2.resize(
+        image, (round(image.shape[1] * f), round(image.shape[0] * f)), interpolation=cv2.INTER_AREA
+    )
+    return small, 1.0 / f
+
+
+# -- cards --------------------------------------------------------------------------------
+def bright_mask(image: Image, stroke: int) -> npt.NDArray[Any]:
+    """255 where print is lighter than its surroundings (dark-faced decks)."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (stroke, stroke))
+    light = cv2.morphologyEx(grey, cv2.MORPH_TOPHAT, k)
+    _, mask = cv2.threshold(light, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask[light < 40] = 0
+    return mask
+
+
+def card_candidates(image: Image, max_candidates: int = 500) -> list[Quad]:
+    """Oriented quads where a corner index (rank over suit) may be.
+
+    Pairs of glyphs (rank, suit) give one quad along their axis; a lone tall glyph (rank and
+    suit printed touching) gives one along its own long side. Dark print and light print
+    (dark-faced decks) are looked at apart, so the two never merge into one blob.
+    """
+    small, back = _working(image)
+    quads: list[Quad] = []
+    for mask in (ink_mask(small, 9), ink_mask(small, 23), bright_mask(small, 9)):
+        units = [_merge(g) for g in group_glyphs(glyphs(mask, 4, 110))]
+        centres = np.array([u.centre for u in units], np.float32).reshape(-1, 2)
+        for i, a in enumerate(units):
+            if a.height > 1.7 * max(a.width, 1.0) and a.height > 9:
+                quads.append(rect_quad(a.centre, 0.72 * a.height, 1.2 * a.height, a.angle) * back)
+            d = np.linalg.norm(centres - a.centre, axis=1)
+            for j in np.nonzero((d > 0.6 * a.height) & (d < 2.0 * a.height))[0]:
+                b = units[int(j)]
+                if b.height > 1.6 * a.height or b.height < 0.4 * a.height:
+                    continue
+                # (b, a) is the same quad half-turned, and the recogniser reads both ways.
+                if int(j) < i and a.height <= 2.0 * b.height / 1.2:
+                    continue
+                quads.append(pair_quad(a.centre, b.centre) * back)
+            if len(quads) >= max_candidates * 2:
+                return distinct(quads)[:max_candidates]
+    return distinct(quads)[:max_candidates]
+
+
+# -- tiles --------------------------------------------------------------------------------
+def tile_candidates(image: Image, max_candidates: int = 1000) -> list[Quad]:
+    """Quads where a Rummikub tile may be, one or two per number (glyph group)."""
+    small, back = _working(image)
+    mask = ink_mask(small, 11)
+    found = glyphs(mask, 6, 70)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    quads: list[Quad] = []
+    for group in group_glyphs(found):
+        g = _merge(group)
+        refined = _tile_from_face(lab, mask, g)
+        if refined is not None:
+            quads.append(refined * back)
+        quads.append(_tile_from_glyph(g) * back)
+        if g.height < 1.6 * g.width:
+            # A squat blob (two digits run together, a joker's face) does not show which
+            # way is up: propose the quarter-turned tile as well.
+            quads.append(_tile_from_glyph(g, 90.0) * back)
+    return distinct(quads)[:max_candidates]
+
+
+def _tile_from_glyph(g: Glyph, turn: float = 0.0) -> Quad:
+    h = g.height * DIGIT_TO_TILE
+    return rect_quad(g.centre, h * TILE_ASPECT, h, g.angle + turn)
+
+
+def _tile_from_face(lab: Image, ink: npt.NDArray[Any], g: Glyph) -> Quad | None:
+    """The tile around a number, from the pale face that surrounds the glyphs."""
+    expect = g.height * DIGIT_TO_TILE
+    r = int(expect * 1.1)
+    cx, cy = int(g.centre[0]), int(g.centre[1])
+    H, W = lab.shape[:2]
+    x0, y0, x1, y1 = max(0, cx - r), max(0, cy - r), min(W, cx + r), min(H, cy + r)
+    win = lab[y0:y1, x0:x1]
+    if win.size == 0:
+        return None
+    gx, gy, gw, gh = g.box
+    ring = np.zeros(win.shape[:2], np.uint8)
+    pad = int(g.height * 0.35)
+    cv2.rectangle(
+        ring, (gx - x0 - pad, gy - y0 - pad), (gx - x0 + gw + pad, gy - y0 + gh + pad), 255, -1
+    )
+    ring[ink[y0:y1, x0:x1] > 0] = 0
+    if not ring.any():
+        return None
+    face = cv2.mean(win, mask=ring)[:3]
+    if face[0] < 60:  # a dark ground (a rack, a dark table): no tile face here
+        return None
+    diff = cv2.absdiff(win, np.full_like(win, np.array(face, np.uint8)))
+    dist = cv2.transform(diff.astype(np.float32), np.ones((1, 3), np.float32))
+    region: npt.NDArray[Any] = (dist < 28).astype(np.uint8) * 255
+    region[ink[y0:y1, x0:x1] > 0] = 255
+    region = cv2.morphologyEx(region, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    _n, labels, stats, _ = cv2.connectedComponentsWithStats(region, connectivity=4)
+    lx, ly = min(max(cx - x0, 0), labels.shape[1] - 1), min(max(cy - y0, 0), labels.shape[0] - 1)
+    idx = int(labels[ly, lx])
+    if idx == 0:
+        return None
+    if stats[idx, cv2.CC_STAT_AREA] < expect * expect * 0.3:
+        return None
+    blob = (labels == idx).astype(np.uint8)
+    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    (rx, ry), (rw, rh), ang = cv2.minAreaRect(max(contours, key=len))
+    rx, ry = rx + x0, ry + y0
+    short, long_ = min(rw, rh), max(rw, rh)
+    long_ang = ang if rw >= rh else ang + 90.0
+    touches = rx - long_ / 2 < x0 + 2 or ry - long_ / 2 < y0 + 2  # clipped by the window
+    centre = np.array([rx, ry], np.float32)
+    if 0.55 * expect < long_ < 1.5 * expect and 0.5 < short / long_ < 0.95 and not touches:
+        return rect_quad(centre, short, long_, long_ang)  # a lone tile
+    if 0.55 * expect < short < 1.5 * expect and long_ > 1.2 * short:
+        # A row of touching tiles: the row's height is the tile's height.
+        down = math.radians(long_ang + 90.0)
+        d = np.array([math.cos(down), math.sin(down)], np.float32)
+        along = np.array([-d[1], d[0]], np.float32)
+        c = centre + along * float((g.centre - centre) @ along)
+        return rect_quad(c.astype(np.float32), short * TILE_ASPECT, short, long_ang + 90.0)
+    return None
+
+
+def distinct(quads: list[Quad], tolerance: float = 0.12) -> list[Quad]:
+    """Drop proposals that repeat an earlier one (same place, size and slant, either way up):
+    they would be recognised twice for nothing."""
+    if len(quads) < 2:
+        return quads
+    q = np.stack(quads)
+    centre = q.mean(axis=1)
+    size = np.linalg.norm(q[:, 2] - q[:, 0], axis=1)
+    edge = q[:, 1] - q[:, 0]
+    angle = np.degrees(np.arctan2(edge[:, 1], edge[:, 0])) % 180.0
+    kept: list[int] = []
+    for i in range(len(quads)):
+        if kept:
+            k = np.array(kept)
+            near = np.linalg.norm(centre[k] - centre[i], axis=1) < tolerance * size[i]
+            alike = np.abs(size[k] - size[i]) < tolerance * size[i]
+            turn = np.abs(angle[k] - angle[i])
+            same_slant = np.minimum(turn, 180.0 - turn) < 8.0
+            if np.any(near & alike & same_slant):
+                continue
+        kept.append(i)
+    return [quads[i] for i in kept]
+
+
+def quad_iou(a: Quad, b: Quad) -> float:
+    """Intersection over union of two convex quads."""
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    if inter <= 0:
+        return 0.0
+    union = cv2.contourArea(a.astype(np.float32)) + cv2.contourArea(b.astype(np.float32)) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def suppress(
+    quads: list[Quad], scores: list[float], iou: float = 0.3, centre_frac: float = 0.35
+) -> list[int]:
+    """Greedy non-maximum suppression; two quads clash when they overlap or share a centre."""
+    order = sorted(range(len(quads)), key=lambda i: -scores[i])
+    kept: list[int] = []
+    for i in order:
+        qi = quads[i]
+        ci = qi.mean(0)
+        si = math.sqrt(max(cv2.contourArea(qi), 1.0))
+        clash = False
+        for j in kept:
+            qj = quads[j]
+            sj = math.sqrt(max(cv2.contourArea(qj), 1.0))
+            if float(np.linalg.norm(qj.mean(0) - ci)) < centre_frac * min(si, sj) * 1.6:
+                clash = True
+                break
+            if quad_iou(qi, qj) > iou:
+                clash = True
+                break
+        if not clash:
+            kept.append(i)
+    return kept

@@ -1,0 +1,120 @@
+"""What a recogniser can say: its label set, factorised into parts, and its crop size.
+
+A recogniser is generic over "a label set + a crop size". Labels are notation tokens
+(``../shared/spec/NOTATION.md``) plus ``none`` (not an object: the detector over-proposes).
+Each label is a combination of *factors* (colour × number for tiles, rank × suit for cards):
+the network predicts each factor and scores a label as the sum of its factors' logits, so a
+combination seen rarely in training still gets the evidence of both its parts. The spec is
+saved beside the ONNX model as ``models/<name>.labels.json``; vision never imports the rules.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+NONE = "none"
+
+_TILE_COLOURS = ("k", "r", "b", "o")
+_TILE_JOKERS = ("J", "DJ", "CJ", "MJ")
+_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+_STANDARD_SUITS = ("S", "H", "D", "C")
+_ALLIN_SUITS = ("c", "m", "b", "t")
+
+
+@dataclass(frozen=True)
+class LabelSpec:
+    name: str
+    crop: tuple[int, int]  # width, height of the normalised crop
+    factors: tuple[tuple[str, tuple[str, ...]], ...]  # (factor name, values)
+    labels: tuple[str, ...]
+    parts: tuple[tuple[int, ...], ...]  # per label, the index of its value in each factor
+    decks: dict[str, tuple[str, ...]]  # deck name → the labels it holds
+
+    def index(self, label: str) -> int:
+        return self.labels.index(label)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "crop": list(self.crop),
+            "factors": [{"name": n, "values": list(v)} for n, v in self.factors],
+            "labels": list(self.labels),
+            "parts": [list(p) for p in self.parts],
+            "decks": {k: list(v) for k, v in self.decks.items()},
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> LabelSpec:
+        return LabelSpec(
+            name=str(data["name"]),
+            crop=(int(data["crop"][0]), int(data["crop"][1])),
+            factors=tuple((str(f["name"]), tuple(f["values"])) for f in data["factors"]),
+            labels=tuple(data["labels"]),
+            parts=tuple(tuple(int(i) for i in p) for p in data["parts"]),
+            decks={k: tuple(v) for k, v in data["decks"].items()},
+        )
+
+    def save(self, path: Path) -> None:
+        path.write_text(json.dumps(self.to_json(), indent=1) + "\n")
+
+    @staticmethod
+    def load(path: Path) -> LabelSpec:
+        return LabelSpec.from_json(json.loads(path.read_text()))
+
+
+def _build(
+    name: str,
+    crop: tuple[int, int],
+    factors: tuple[tuple[str, tuple[str, ...]], ...],
+    combos: list[tuple[str, tuple[str, ...]]],
+    decks: dict[str, tuple[str, ...]],
+) -> LabelSpec:
+    labels = tuple(label for label, _ in combos)
+    parts = tuple(
+        tuple(values.index(v) for (_, values), v in zip(factors, combo, strict=True))
+        for _, combo in combos
+    )
+    return LabelSpec(name, crop, factors, labels, parts, decks)
+
+
+def tiles_spec() -> LabelSpec:
+    colours = (*_TILE_COLOURS, "-")
+    symbols = (*(str(n) for n in range(1, 14)), *_TILE_JOKERS, "-")
+    combos: list[tuple[str, tuple[str, ...]]] = [
+        (f"{c}{n}", (c, str(n))) for c in _TILE_COLOURS for n in range(1, 14)
+    ]
+    combos += [(j, ("-", j)) for j in _TILE_JOKERS]
+    deck = tuple(label for label, _ in combos)
+    combos.append((NONE, ("-", "-")))
+    return _build(
+        "tiles", (24, 32), (("colour", colours), ("symbol", symbols)), combos, {"rummikub": deck}
+    )
+
+
+def cards_spec() -> LabelSpec:
+    ranks = (*_RANKS, "X", "R", "-")
+    suits = (*_STANDARD_SUITS, *_ALLIN_SUITS, "-")
+    Combo = tuple[str, tuple[str, ...]]
+    standard: list[Combo] = [(f"{r}{s}", (r, s)) for s in _STANDARD_SUITS for r in _RANKS]
+    standard.append(("X", ("X", "-")))
+    allin: list[Combo] = [(f"{r}{s}", (r, s)) for s in _ALLIN_SUITS for r in _RANKS]
+    allin.append(("R", ("R", "-")))
+    combos = [*standard, *allin, (NONE, ("-", "-"))]
+    return _build(
+        "cards",
+        (24, 40),
+        (("rank", ranks), ("suit", suits)),
+        combos,
+        {"cards": tuple(x for x, _ in standard), "allin": tuple(x for x, _ in allin)},
+    )
+
+
+def spec_for(kind: str) -> LabelSpec:
+    if kind == "tiles":
+        return tiles_spec()
+    if kind == "cards":
+        return cards_spec()
+    raise ValueError(f"unknown recogniser {kind!r}: expected tiles or cards")

@@ -1,0 +1,50 @@
+"""Which detection is which ground-truth object: shared by training and by the benchmark."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from vision.synth import Quad
+
+
+def _inside(point: np.ndarray, quad: Quad, grow: float) -> bool:
+    c = quad.mean(0)
+    q = (c + (quad - c) * grow).astype(np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(q, (float(point[0]), float(point[1])), False) >= 0
+
+
+def _area(q: Quad) -> float:
+    return float(cv2.contourArea(q.astype(np.float32)))
+
+
+def same_object(det: Quad, truth: Quad) -> bool:
+    """Each one's centre lies inside the other and their areas agree within a factor 3.
+
+    The factor is loose because hand-drawn truth boxes are loose: a corner index's box is
+    axis-aligned, so a slanted index's box is larger than the index, a tight one smaller.
+    """
+    if not _inside(det.mean(0), truth, 1.1) or not _inside(truth.mean(0), det, 1.1):
+        return False
+    ratio = _area(det) / max(_area(truth), 1.0)
+    return 1 / 3 < ratio < 3
+
+
+def aligned(det: Quad, truth: Quad, tolerance_deg: float = 25.0) -> bool:
+    """The quads' vertical axes agree (up to a half turn)."""
+
+    def axis(q: Quad) -> tuple[float, float]:
+        v = (q[3] + q[2]) / 2 - (q[0] + q[1]) / 2
+        n = max(float(np.linalg.norm(v)), 1e-6)
+        return float(v[0]) / n, float(v[1]) / n
+
+    a, b = axis(det), axis(truth)
+    return abs(a[0] * b[0] + a[1] * b[1]) > math.cos(math.radians(tolerance_deg))
+
+
+def near_any(det: Quad, truths: list[Quad], grow: float = 1.4) -> bool:
+    """Whether a detection touches any truth (too close to count as a clean negative)."""
+    c = det.mean(0)
+    return any(_inside(c, t, grow) or _inside(t.mean(0), det, 1.0) for t in truths)

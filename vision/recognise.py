@@ -1,0 +1,99 @@
+"""Recognition: an onnxruntime session over normalised crops → labels with confidences.
+
+The model takes ``crops`` (N × 3 × h × w float32, BGR 0–255; it normalises each crop itself)
+and returns ``logits`` (N × labels) and ``embedding`` (N × d, the penultimate layer: for
+per-deck enrolment by nearest neighbour). Confidences are a softmax over the labels of the
+deck in play plus ``none``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import onnxruntime as ort
+
+from vision.labels import NONE, LabelSpec
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+LOW_CONFIDENCE = 0.9  # below this, a read carries its top-3 alternatives
+
+
+@dataclass(frozen=True)
+class Read:
+    label: str
+    confidence: float
+    alternatives: list[tuple[str, float]]  # best first, the label itself included
+    p_none: float
+
+
+class ModelError(RuntimeError):
+    """A model file is missing or does not match its label file."""
+
+
+class Recogniser:
+    """One ONNX model and its label spec: ``models/<name>.onnx`` + ``<name>.labels.json``."""
+
+    def __init__(self, model: Path, spec: LabelSpec, threads: int = 2) -> None:
+        if not model.is_file():
+            raise ModelError(f"model file {model} is missing: run `tableref train {spec.name}`")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        self.session = ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
+        self.spec = spec
+        out = self.session.get_outputs()[0].shape
+        if out[-1] != len(spec.labels):
+            raise ModelError(f"{model} gives {out[-1]} outputs, its label file {len(spec.labels)}")
+
+    @classmethod
+    def named(cls, name: str, models: Path = MODELS) -> Recogniser:
+        spec_path = models / f"{name}.labels.json"
+        if not spec_path.is_file():
+            raise ModelError(f"label file {spec_path} is missing: run `tableref train {name}`")
+        return cls(models / f"{name}.onnx", LabelSpec.load(spec_path))
+
+    def run(
+        self, batch: npt.NDArray[Any]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """Logits and embeddings for N × h × w × 3 uint8 crops."""
+        if len(batch) == 0:
+            return (np.zeros((0, len(self.spec.labels)), np.float32), np.zeros((0, 0), np.float32))
+        x = np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32)
+        logits, emb = self.session.run(["logits", "embedding"], {"crops": x})
+        return np.asarray(logits, np.float32), np.asarray(emb, np.float32)
+
+    def probabilities(
+        self, logits: npt.NDArray[np.float32], deck: str
+    ) -> tuple[npt.NDArray[np.float32], list[str]]:
+        """Softmax over the deck's labels and ``none``; returns (probs, their labels)."""
+        names = [*self.spec.decks[deck], NONE]
+        idx = [self.spec.labels.index(n) for n in names]
+        z = logits[:, idx]
+        z = z - z.max(axis=1, keepdims=True)
+        e = np.exp(z)
+        return (e / e.sum(axis=1, keepdims=True)).astype(np.float32), names
+
+    def classify(self, batch: npt.NDArray[Any], deck: str) -> list[Read]:
+        logits, _ = self.run(batch)
+        probs, names = self.probabilities(logits, deck)
+        none = len(names) - 1
+        reads = []
+        for p in probs:
+            objects = p[:none]
+            order = np.argsort(-objects)[:3]
+            best = int(order[0]) if float(objects[order[0]]) >= float(p[none]) else none
+            # Confidence that this is the named object, among objects and "nothing".
+            reads.append(
+                Read(
+                    label=names[best],
+                    confidence=float(p[best]),
+                    alternatives=[(names[int(i)], float(objects[int(i)])) for i in order],
+                    p_none=float(p[none]),
+                )
+            )
+        return reads

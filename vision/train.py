@@ -1,0 +1,318 @@
+"""Train a recogniser (torch, CPU) on synthetic scenes + the real photos' training split, and
+export it to ONNX with its label file. ``tableref train tiles|cards`` runs :func:`train`.
+
+Training sees crops exactly as reading does: the detector runs over every scene and photo,
+and each candidate is labelled by the ground truth it covers (``none`` when it covers
+nothing), so the recogniser learns the detector's habits, including its misfires. Jittered
+crops around every true object add positives the detector happened to miss. Every random
+choice comes from ``seed``: the same command gives the same model.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision import datasets, detect, synth
+from vision.crops import crop
+from vision.detect import quad_iou
+from vision.labels import NONE, LabelSpec, spec_for
+from vision.matching import aligned, same_object
+from vision.recognise import MODELS
+
+Crops = npt.NDArray[Any]
+MAX_MODEL_BYTES = 5 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Settings:
+    kind: str
+    seed: int = 0
+    scenes: int = 600
+    epochs: int = 12
+    batch: int = 256
+    lr: float = 3e-3
+    real: bool = True
+    jitters: int = 3
+    workers: int = 2
+
+
+# The settings the shipped models were trained with (``tableref train KIND`` uses them).
+SHIPPED = {
+    "tiles": Settings("tiles", scenes=150, epochs=4),
+    "cards": Settings("cards", scenes=250, epochs=10),
+}
+
+
+def _jitter_quad(q: synth.Quad, rng: np.random.Generator, amount: float) -> synth.Quad:
+    c = q.mean(0)
+    size = float(np.linalg.norm(q[0] - q[2]))
+    ang = np.radians(rng.normal(0, 5 * amount))
+    rot = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]], np.float32)
+    scale = float(np.exp(rng.normal(0, 0.08 * amount)))
+    shift = rng.normal(0, 0.05 * amount * size, 2).astype(np.float32)
+    out: synth.Quad = (((q - c) @ rot.T) * scale + c + shift).astype(np.float32)
+    return out
+
+
+def _candidates(kind: str, image: synth.Image) -> list[synth.Quad]:
+    return detect.tile_candidates(image) if kind == "tiles" else detect.card_candidates(image)
+
+
+def crops_from(
+    kind: str,
+    spec: LabelSpec,
+    image: synth.Image,
+    truths: list[synth.Truth],
+    rng: np.random.Generator,
+    jitters: int,
+    ignore: list[synth.Quad] | None = None,
+    real: bool = False,
+) -> tuple[list[Crops], list[int]]:
+    """Labelled crops from one scene or photo: detector candidates plus jittered truths."""
+    out: list[Crops] = []
+    ys: list[int] = []
+    none = spec.index(NONE)
+    tq = [t.quad for t in truths]
+    negatives: list[Crops] = []
+    for q in _candidates(kind, image):
+        hit = [t for t in truths if same_object(q, t.quad)]
+        if hit:
+            # Real card boxes are axis-aligned and say nothing of the index's slant.
+            if kind == "tiles" and not aligned(q, hit[0].quad):
+                continue
+            out.append(crop(image, q, spec.crop))
+            ys.append(spec.index(hit[0].label))
+        elif max((quad_iou(q, t) for t in tq + (ignore or [])), default=0.0) < 0.25:
+            negatives.append(crop(image, q, spec.crop))
+    keep = max(8, 2 * len(truths))
+    if len(negatives) > keep:
+        pick = rng.choice(len(negatives), keep, replace=False)
+        negatives = [negatives[int(i)] for i in pick]
+    out += negatives
+    ys += [none] * len(negatives)
+    for t in truths:
+        q = t.quad
+        if real and kind == "cards":
+            w, h = q[2] - q[0]
+            if h < w * 1.1:  # a sideways box: the index's orientation is unknown
+                continue
+            q = (q.mean(0) + (q - q.mean(0)) * 1.15).astype(np.float32)
+        for _ in range(jitters):
+            out.append(crop(image, _jitter_quad(q, rng, 1.0), spec.crop))
+            ys.append(spec.index(t.label))
+    return out, ys
+
+
+def _scene_job(args: tuple[str, int, int]) -> tuple[list[Crops], list[int]]:
+    kind, seed, jitters = args
+    rng = np.random.default_rng(seed)
+    spec = spec_for(kind)
+    if kind == "tiles":
+        scene = synth.tile_scene(rng)
+    else:
+        scene = synth.card_scene(rng, "allin" if seed % 2 else "cards")
+    return crops_from(kind, spec, scene.image, scene.truths, rng, jitters)
+
+
+def _photo_job(args: tuple[str, datasets.Photo, int, int]) -> tuple[list[Crops], list[int]]:
+    kind, photo, seed, jitters = args
+    rng = np.random.default_rng(seed)
+    spec = spec_for(kind)
+    image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise FileNotFoundError(f"cannot read {photo.path}")
+    return crops_from(kind, spec, image, photo.truths, rng, jitters, photo.ignore, real=True)
+
+
+def build(
+    settings: Settings, progress: Callable[[str, int, int], None] | None = None
+) -> tuple[Crops, npt.NDArray[np.int64], dict[str, int]]:
+    """All training crops and labels for ``settings``, in a deterministic order."""
+    kind = settings.kind
+    jobs: list[tuple[Callable[[Any], tuple[list[Crops], list[int]]], Any]] = [
+        (_scene_job, (kind, settings.seed * 1_000_003 + i, settings.jitters))
+        for i in range(settings.scenes)
+    ]
+    n_real = 0
+    if settings.real:
+        photos = [p for p in datasets.load(kind) if p.split == "train"]  # type: ignore[arg-type]
+        n_real = len(photos)
+        # Real photos are few and precious: more jittered views of each.
+        jobs += [
+            (_photo_job, (kind, p, settings.seed * 7 + i, settings.jitters * 3))
+            for i, p in enumerate(photos)
+        ]
+    xs: list[Crops] = []
+    ys: list[int] = []
+    with ProcessPoolExecutor(max_workers=settings.workers) as pool:
+        futures = [pool.submit(fn, arg) for fn, arg in jobs]
+        for i, fut in enumerate(futures):
+            cx, cy = fut.result()
+            xs += cx
+            ys += cy
+            if progress:
+                progress("render", i + 1, len(futures))
+    return np.stack(xs), np.array(ys, np.int64), {"scenes": settings.scenes, "photos": n_real}
+
+
+def _augment(x: Any, kind: str, gen: Any) -> Any:
+    import torch
+
+    n = x.shape[0]
+    flip = torch.rand(n, generator=gen) < 0.5
+    x = torch.where(flip[:, None, None, None], x.flip(2, 3), x)
+    gain = 0.6 + 0.8 * torch.rand(n, 1, 1, 1, generator=gen)
+    chan = 1.0 + 0.08 * (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * 2
+    x = x * gain * chan + 40 * (torch.rand(n, 1, 1, 1, generator=gen) - 0.5)
+    if kind == "cards":  # many real card photos are grey
+        grey = torch.rand(n, generator=gen) < 0.3
+        g = x.mean(1, keepdim=True).expand_as(x)
+        x = torch.where(grey[:, None, None, None], g, x)
+    x = x + torch.randn(x.shape, generator=gen) * 8 * torch.rand(n, 1, 1, 1, generator=gen)
+    return x.clamp(0, 255)
+
+
+def fit(
+    spec: LabelSpec,
+    x: Crops,
+    y: npt.NDArray[np.int64],
+    settings: Settings,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> tuple[Any, dict[str, float]]:
+    import torch
+
+    from vision.net import Recogniser
+
+    torch.set_num_threads(2)
+    torch.manual_seed(settings.seed)
+    gen = torch.Generator().manual_seed(settings.seed)
+    order = np.random.default_rng(settings.seed).permutation(len(y))
+    n_val = max(1, len(y) // 20)
+    val, tr = order[:n_val], order[n_val:]
+    xt = torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()
+    yt = torch.from_numpy(y)
+    model = Recogniser(spec)
+    opt = torch.optim.AdamW(model.parameters(), lr=settings.lr, weight_decay=1e-4)
+    steps = settings.epochs * max(1, len(tr) // settings.batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, settings.lr, total_steps=max(1, steps))
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    step = 0
+    for _ in range(settings.epochs):
+        model.train()
+        perm = torch.from_numpy(tr)[torch.randperm(len(tr), generator=gen)]
+        for b in range(max(1, len(tr) // settings.batch)):
+            idx = perm[b * settings.batch : (b + 1) * settings.batch]
+            xb = _augment(xt[idx].float(), spec.name, gen)
+            logits, _ = model(xb)
+            loss = loss_fn(logits, yt[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            if step < steps:
+                sched.step()
+            step += 1
+            if progress:
+                progress("train", step, steps)
+    model.eval()
+    with torch.no_grad():
+        vi = torch.from_numpy(val)
+        pred = torch.cat(
+            [model(xt[vi[i : i + 512]].float())[0].argmax(1) for i in range(0, len(vi), 512)]
+        )
+        acc = float((pred == yt[vi]).float().mean())
+    return model, {"val_accuracy": round(acc, 4), "train_crops": len(tr), "val_crops": n_val}
+
+
+def export(model: Any, spec: LabelSpec, out: Path) -> Path:
+    """Write ``<out>/<name>.onnx`` and ``<name>.labels.json``; return the model path."""
+    import torch
+
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{spec.name}.onnx"
+    w, h = spec.crop
+    dummy = torch.zeros(2, 3, h, w)
+    model.eval()
+    with warnings.catch_warnings():
+        # The TorchScript exporter is the one that needs no extra packages (onnxscript).
+        warnings.simplefilter("ignore", DeprecationWarning)
+        _export(model, dummy, path)
+    spec.save(out / f"{spec.name}.labels.json")
+    if path.stat().st_size > MAX_MODEL_BYTES:
+        raise RuntimeError(f"{path} is {path.stat().st_size} bytes, over the 5 MB budget")
+    return path
+
+
+def _export(model: Any, dummy: Any, path: Path) -> None:
+    import torch
+
+    torch.onnx.export(
+        model,
+        (dummy,),
+        str(path),
+        input_names=["crops"],
+        output_names=["logits", "embedding"],
+        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}, "embedding": {0: "n"}},
+        opset_version=17,
+        dynamo=False,
+    )
+
+
+CACHE = Path(__file__).resolve().parent.parent / "build" / "train-cache"
+_CACHE_VERSION = 2  # bump when synth, detect or crops change what a crop looks like
+
+
+def _cached_build(
+    settings: Settings, progress: Callable[[str, int, int], None] | None
+) -> tuple[Crops, npt.NDArray[np.int64], dict[str, int]]:
+    """:func:`build`, kept in ``build/train-cache`` (ignored by git) so a re-fit skips rendering.
+
+    The key covers everything that shapes the crops.
+    """
+    spec = spec_for(settings.kind)
+    key = (
+        f"{settings.kind}-s{settings.seed}-n{settings.scenes}-r{int(settings.real)}"
+        f"-j{settings.jitters}-c{spec.crop[0]}x{spec.crop[1]}-v{_CACHE_VERSION}"
+    )
+    path = CACHE / f"{key}.npz"
+    if path.is_file():
+        data = np.load(path)
+        return data["x"], data["y"], {"scenes": int(data["scenes"]), "photos": int(data["photos"])}
+    x, y, sources = build(settings, progress)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    np.savez(path, x=x, y=y, **sources)  # type: ignore[arg-type]
+    return x, y, sources
+
+
+def train(
+    settings: Settings,
+    out: Path = MODELS,
+    progress: Callable[[str, int, int], None] | None = None,
+    cache: bool = True,
+) -> dict[str, Any]:
+    started = time.perf_counter()
+    spec = spec_for(settings.kind)
+    x, y, sources = _cached_build(settings, progress) if cache else build(settings, progress)
+    built = time.perf_counter()
+    model, metrics = fit(spec, x, y, settings, progress)
+    path = export(model, spec, out)
+    return {
+        "model": str(path),
+        "bytes": path.stat().st_size,
+        "crops": len(y),
+        "none_share": round(float((y == spec.index(NONE)).mean()), 3),
+        **sources,
+        **metrics,
+        "render_seconds": round(built - started, 1),
+        "train_seconds": round(time.perf_counter() - built, 1),
+        "settings": settings.__dict__,
+    }
