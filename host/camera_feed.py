@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Literal
 
 from host.cli.common import InputError
 from host.referee import Table
@@ -19,7 +19,13 @@ from host.table.reads import FrameRead
 Reader = Callable[[Any], FrameRead]
 
 # The referee's deck -> the vision reader that knows its faces.
-VISION_GAMES = {"rummikub": "rummikub", "allin": "allin", "standard": "cards"}
+# The referee's deck -> the name vision reads it under (vision.reader.Game).
+VisionGame = Literal["rummikub", "cards", "allin"]
+VISION_GAMES: dict[str, VisionGame] = {
+    "rummikub": "rummikub",
+    "allin": "allin",
+    "standard": "cards",
+}
 
 
 def reader_for(deck: str) -> Reader:

@@ -17,13 +17,14 @@ from typing import Any
 import cv2
 import numpy as np
 
+from host.camera_feed import VisionGame
 from host.demo.layout import HEIGHT, WIDTH, Obj
 from host.table.reads import FrameRead
 
 Reader = Callable[[Any], FrameRead]
 
 
-def vision_decks() -> dict[str, str]:
+def vision_decks() -> dict[str, VisionGame]:
     """Decks vision can render and read here: the referee's deck → vision's game name."""
     try:
         from vision.reader import TableReader  # noqa: F401
@@ -31,7 +32,7 @@ def vision_decks() -> dict[str, str]:
         from vision.synth import render_card, render_tile  # noqa: F401
     except ImportError:
         return {}
-    shipped = {"rummikub": "tiles", "allin": "cards"}
+    shipped: dict[VisionGame, str] = {"rummikub": "tiles", "allin": "cards"}
     return {deck: deck for deck, model in shipped.items() if (MODELS / f"{model}.onnx").is_file()}
 
 
