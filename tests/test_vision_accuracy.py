@@ -21,7 +21,7 @@ from vision.reader import Game, TableReader
 # models do not reach yet: see models/MODEL_CARD.md for the measured numbers.
 REAL_FLOOR = {"rummikub": 0.88, "cards": 0.6}  # measured on this subset: 0.940, 0.706
 REAL_SPURIOUS_CEILING = {"rummikub": 0.03, "cards": 0.3}  # measured: 0.0, 0.196
-# measured 0.876, 0.900, 0.893 before; All In 0.786 with every CI font installed (DejaVu, Liberation)
+# measured 0.876, 0.900, 0.893; All In 0.786 once every CI font is installed (DejaVu, Liberation)
 SYNTH_FLOOR = {"rummikub": 0.8, "cards": 0.8, "allin": 0.75}
 TWIST_FLOOR = 0.6  # measured: 6 of 8
 ROTATION_FLOOR = 0.7  # measured: 0.80 to 1.00 over the six angles
