@@ -145,12 +145,16 @@ class Referee:
         device: Device | None = None,
         seed: int | None = None,
         setup: Event | None = None,
+        real_table: bool = False,
         **kwargs: Any,
     ) -> Referee:
+        """Start a game; ``real_table``: real cards, nobody knows the deck (table mode)."""
         players = list(store.session(session_id).players)
         adapter = adapter_for(game, players, options)
         engine = engine or engine_for(game)
-        if setup is None:
+        if setup is None and real_table:
+            setup = adapter.table_setup()
+        elif setup is None:
             # The shuffle is drawn here, outside the pure engine, and recorded in the setup.
             setup = adapter.setup(random.Random(seed if seed is not None else secrets.randbits(64)))
         elif setup.type != "setup" or setup.get("game") != game or setup.get("players") != players:
@@ -578,6 +582,7 @@ class Table:
         options: dict[str, Any] | None = None,
         seed: int | None = None,
         setup: Event | None = None,
+        real_table: bool = False,
     ) -> Referee:
         try:
             engine = self.engines(game)
@@ -593,6 +598,7 @@ class Table:
                 device=self.device,
                 seed=seed,
                 setup=setup,
+                real_table=real_table,
                 **self.options,
             )
         except StoreError as exc:

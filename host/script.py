@@ -3,7 +3,8 @@
 A script is JSON lines; each line is one step:
 
 - ``{"start": {"session": NAME, "players": [...], "game": GAME, "options": {...}}}``, with
-  ``"setup"`` (a whole setup event) when the game's shuffle was recorded;
+  ``"setup"`` (a whole setup event) when the game's shuffle was recorded, or
+  ``"real_table": true`` for real cards nobody knows the order of (the engine's table mode);
 - ``{"frame": FRAME_READ}`` — one frame as vision read it (host/table/reads.py), optionally
   with ``"image": PATH`` (relative to the script) when the frame is to be read by vision;
 - ``{"device": "done" | "timer_expired" | "pause" | "resume" | "mute"}`` — a device event;
@@ -107,7 +108,13 @@ class ScriptPlayer:
             start = self.steps[0]["start"]
             sid = self.table.store.create_session(start["session"], start["players"])
             setup = Event.from_json(start["setup"]) if start.get("setup") else None
-            referee = self.table.start_game(sid, start["game"], start.get("options"), setup=setup)
+            referee = self.table.start_game(
+                sid,
+                start["game"],
+                start.get("options"),
+                setup=setup,
+                real_table=bool(start.get("real_table")),
+            )
         else:
             position = self.resume_position(referee)
             self._warm_up(referee, position)

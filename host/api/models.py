@@ -27,6 +27,9 @@ class SessionIn(_Body):
 class GameIn(_Body):
     game: str = Field(examples=["rummikub"])
     options: dict[str, Any] = Field(default_factory=dict)
+    # Real cards on the table: nobody knows the shuffled order, so the engine runs in table
+    # mode (cards and tiles as seen or entered); false draws and records a shuffle.
+    real_table: bool = False
 
 
 class EventIn(_Body):

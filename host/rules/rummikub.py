@@ -14,6 +14,14 @@ Events (flat JSON, ``type`` plus fields):
   A game also ends by itself when a rack empties ("Rummikub") or, with the pool empty, when
   every player in turn has passed.
 
+**Table mode** (a real game: nobody knows the shuffled order): a ``setup`` without ``pool``.
+The engine then tracks how many unseen tiles each rack and the pool hold (``UNSEEN``); a
+``play`` is checked against the table and the tiles it names (the table gained exactly those,
+the rack holds at least that many, the box holds every tile on the table); a draw takes an
+unseen tile. When the game ends it waits for one ``racks`` event, ``racks`` ``{player:
+[tiles]}`` entered by hand, each rack as many tiles as the engine counted and the box able to
+hold them beside the table; that event scores the game.
+
 The state is immutable; ``summary(state)`` gives ``{"scores", "winner", "finished"}``.
 The set validator, turn referee, scoring and hints live in ``rummikub_sets``,
 ``rummikub_turn``, ``rummikub_score`` and ``rummikub_hint``; this module re-exports them.
@@ -27,7 +35,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from host.rules.base import Event, RuleViolation
-from host.rules.notation import BOX, NotationError, parse_cards
+from host.rules.notation import BOX, NotationError, check_in_box, parse_cards
 from host.rules.rummikub_hint import Hint, find_hint
 from host.rules.rummikub_score import (
     GameScore,
@@ -42,6 +50,7 @@ from host.rules.rummikub_turn import Table, TimeUp, TurnVerdict, as_table, refer
 
 GAME: Final = "rummikub"
 RACK_SIZE: Final = 14
+UNSEEN: Final = "?"  # a tile in a rack or the pool that nobody has seen (table mode)
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
 
@@ -107,6 +116,8 @@ class RummikubState:
     passes: int = 0  # turns in a row without a play while the pool is empty
     finished: bool = False
     result: GameScore | None = None
+    table_mode: bool = False  # a real game: racks and pool are UNSEEN tiles, counted only
+    awaiting_racks: bool | None = None  # table mode, game over: pool_empty, until ``racks``
 
     @property
     def current(self) -> str:
@@ -119,7 +130,7 @@ class RummikubState:
 def summary(state: RummikubState) -> dict[str, Any]:
     """The common summary (host/rules/summary.py) plus whose turn it is."""
     # nobody is to move once the game is over
-    turn = None if state.finished else state.current
+    turn = None if state.finished or state.awaiting_racks is not None else state.current
     common = {"game": GAME, "players": list(state.players), "turn": turn}
     if state.result is None:
         scores = dict.fromkeys(state.players, 0)
@@ -176,6 +187,17 @@ class RummikubRules:
             raise RuleViolation(f"Rummikub is for 2 to 4 players, got {len(players)}")
         options = Options.from_json(setup.get("options"))
         raw_pool = setup.get("pool")
+        if raw_pool is None:  # table mode: nobody knows the order
+            unseen = (UNSEEN,) * RACK_SIZE
+            return RummikubState(
+                players=tuple(players),
+                options=options,
+                pool=(UNSEEN,) * (sum(BOX[GAME].values()) - len(players) * RACK_SIZE),
+                racks=(unseen,) * len(players),
+                table=(),
+                opened=(False,) * len(players),
+                table_mode=True,
+            )
         if not isinstance(raw_pool, list):
             raise RuleViolation("'pool' must list all 112 tiles in shuffled order")
         try:
@@ -209,10 +231,13 @@ class RummikubRules:
     def _verify(self, state: RummikubState, event: Event) -> None:
         if event.type == "setup":
             raise RuleViolation("the game is already set up")
-        if event.type not in ("play", "draw", "time_up", "end"):
+        if event.type not in ("play", "draw", "time_up", "end", "racks"):
             raise RuleViolation(f"unknown Rummikub event {event.type!r}")
         if state.finished:
             raise RuleViolation("the game is over")
+        if event.type == "racks" or state.awaiting_racks is not None:
+            self._racks(state, event)
+            return
         if event.type == "end":
             if event.get("reason") != "pool_empty":
                 raise RuleViolation("an 'end' event needs reason 'pool_empty'")
@@ -245,13 +270,69 @@ class RummikubRules:
 
     def _play_verdict(self, state: RummikubState, event: Event) -> TurnVerdict:
         tiles = _parse_tiles(event.get("tiles", []))
-        verdict = self._referee(state, event["player"], _parse_table(event.get("table")))
+        after = _parse_table(event.get("table"))
+        if state.table_mode:
+            return self._table_verdict(state, event["player"], after, tiles)
+        verdict = self._referee(state, event["player"], after)
         if verdict.legal and Counter(tiles) != Counter(verdict.played):
             raise RuleViolation(
                 f"'tiles' says {' '.join(tiles) or 'nothing'} was played, but the table "
                 f"gained {' '.join(verdict.played)}"
             )
         return verdict
+
+    @staticmethod
+    def _table_verdict(
+        state: RummikubState, player: str, after: Table, tiles: tuple[str, ...]
+    ) -> TurnVerdict:
+        """Table mode: the rack is unseen, so the named tiles stand for it (and must fit)."""
+        try:
+            check_in_box(GAME, [t for s in after for t in s])
+        except NotationError as exc:
+            raise RuleViolation(f"the table cannot be: {exc}") from None
+        index = state.players.index(player)
+        held = len(state.racks[index])
+        if len(tiles) > held:
+            raise RuleViolation(f"{player} holds {held} tiles and cannot play {len(tiles)}")
+        gained = Counter(t for s in after for t in s) - Counter(t for s in state.table for t in s)
+        if Counter(tiles) != gained:
+            raise RuleViolation(
+                f"'tiles' says {' '.join(tiles) or 'nothing'} was played, but the table "
+                f"gained {' '.join(sorted(gained.elements())) or 'nothing'}"
+            )
+        return referee_turn(
+            state.table,
+            after,
+            tiles,
+            opened=state.opened[index],
+            mirror_value=state.options.mirror_value,
+        )
+
+    def _racks(self, state: RummikubState, event: Event) -> dict[str, tuple[str, ...]]:
+        """Table mode's end: every rack as entered by hand, checked against the counts."""
+        if event.type != "racks" and state.awaiting_racks is not None:
+            raise RuleViolation("the game is over: enter every player's rack ('racks')")
+        if state.awaiting_racks is None:
+            raise RuleViolation(
+                "'racks' is entered once a table-mode game is over"
+                if state.table_mode
+                else "the engine knows the racks from the pool: 'racks' is for table mode"
+            )
+        raw = event.get("racks")
+        if not isinstance(raw, Mapping) or set(raw) != set(state.players):
+            raise RuleViolation(f"'racks' must give a rack for each of {', '.join(state.players)}")
+        racks = {p: _parse_tiles(raw[p]) for p in state.players}
+        for player, rack in racks.items():
+            held = len(state.rack_of(player))
+            if len(rack) != held:
+                raise RuleViolation(f"{player}'s rack holds {held} tiles, {len(rack)} were entered")
+        try:
+            check_in_box(
+                GAME, [t for s in state.table for t in s] + [t for r in racks.values() for t in r]
+            )
+        except NotationError as exc:
+            raise RuleViolation(f"the racks and the table together cannot be: {exc}") from None
+        return racks
 
     def _time_up(self, state: RummikubState, event: Event) -> TimeUp:
         attempted = event.get("table")
@@ -261,7 +342,7 @@ class RummikubRules:
             not isinstance(not_put_back, int) or isinstance(not_put_back, bool) or not_put_back < 0
         ):
             raise RuleViolation("'not_put_back' must be a whole number ≥ 0")
-        if table is not None and self._referee(state, event["player"], table).legal:
+        if table is not None and self._legal_table(state, event["player"], table):
             raise RuleViolation(
                 "the table at time-up is a legal turn: record it as a 'play' instead"
             )
@@ -273,14 +354,30 @@ class RummikubRules:
             mirror_value=state.options.mirror_value,
         )
 
+    def _legal_table(self, state: RummikubState, player: str, table: Table) -> bool:
+        if not state.table_mode:
+            return self._referee(state, player, table).legal
+        gained = Counter(t for s in table for t in s) - Counter(t for s in state.table for t in s)
+        try:
+            return self._table_verdict(state, player, table, tuple(gained.elements())).legal
+        except RuleViolation:
+            return False
+
     # -- folding ------------------------------------------------------------------------------
     def evolve(self, state: RummikubState, event: Event) -> RummikubState:
+        if event.type == "racks":
+            entered = self._racks(state, event)
+            after = replace(state, racks=tuple(entered[p] for p in state.players))
+            return self._score(after, pool_empty=bool(state.awaiting_racks))
         if event.type == "end":
             return self._finish(state, pool_empty=True)
         index = state.players.index(event["player"])
         if event.type == "play":
             tiles = _parse_tiles(event.get("tiles", []))
-            rack = _remove(state.racks[index], tiles)
+            if state.table_mode:
+                rack = state.racks[index][len(tiles) :]
+            else:
+                rack = _remove(state.racks[index], tiles)
             racks = (*state.racks[:index], rack, *state.racks[index + 1 :])
             opened = (*state.opened[:index], True, *state.opened[index + 1 :])
             after = replace(
@@ -306,8 +403,13 @@ class RummikubRules:
     def _next(state: RummikubState) -> RummikubState:
         return replace(state, turn=(state.turn + 1) % len(state.players))
 
+    def _finish(self, state: RummikubState, *, pool_empty: bool) -> RummikubState:
+        if state.table_mode:  # the racks are unseen: scored once they are entered
+            return replace(state, awaiting_racks=pool_empty)
+        return self._score(state, pool_empty=pool_empty)
+
     @staticmethod
-    def _finish(state: RummikubState, *, pool_empty: bool) -> RummikubState:
+    def _score(state: RummikubState, *, pool_empty: bool) -> RummikubState:
         result = score_game(
             dict(zip(state.players, state.racks, strict=True)), pool_empty=pool_empty
         )

@@ -44,6 +44,14 @@ class TableAdapter:
         Engines take their options nested under ``options``; games that deal from a shuffled
         box override this to record the order drawn from ``rng`` (the engine never shuffles).
         """
+        return self.table_setup()
+
+    def table_setup(self) -> Event:
+        """The ``setup`` for a real table, where nobody knows the shuffled order: no deck.
+
+        Every engine takes such a setup as its table mode (cards and tiles as they are seen
+        or entered by hand); games that never need a deck use it for both.
+        """
         data: dict[str, Any] = {"players": self.players}
         if self.options:
             data["options"] = self.options

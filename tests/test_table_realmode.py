@@ -1,0 +1,44 @@
+"""Real-table sessions: nobody knows the deck, so the engines run in table mode."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from host.demo.layout import groups_in_rows
+from host.demo.scripts import frames
+from host.device import FakeDevice
+from host.referee import Referee, RefereeError, Table
+from host.rules.base import Event
+from host.store import Store
+from host.table.reads import FrameRead
+
+
+def show(ref: Referee, sets: list[list[str]]) -> None:
+    for step in frames(groups_in_rows(sets, 20, 720, 28, 40)):
+        ref.feed(FrameRead.model_validate(step["frame"]))
+
+
+def test_rummikub_on_a_real_table_to_the_scores(tmp_path: Path) -> None:
+    device = FakeDevice()
+    table = Table(Store(tmp_path / "t.sqlite3"), device)
+    sid = table.store.create_session("night", ["ann", "bob"])
+    ref = table.start_game(sid, "rummikub", real_table=True)
+    assert "pool" not in table.store.events(ref.game_id)[0].data
+    first = [["r10", "r11", "r12"], ["k1", "k2", "k3", "k4"]]
+    show(ref, first)
+    device.press("done")
+    assert device.state is not None and device.state.message == "OK"
+    device.press("done")  # bob: the table unchanged, he draws an unseen tile
+    assert table.store.events(ref.game_id)[-1].type == "draw"
+    show(ref, [*first, ["b5", "b6", "b7", "b8"], ["o9", "b9", "k9"]])
+    device.press("done")  # ann's rack is empty: the game waits for the racks
+    assert ref.summary()["turn"] is None and not ref.summary()["finished"]
+    bob = ["r3", "J", "k13", "o1", "o2", "o3", "o4", "o5", "o6", "o7", "o8", "o10", "o11", "o12"]
+    with pytest.raises(RefereeError, match="bob's rack holds 15 tiles, 14 were entered"):
+        ref.apply(Event.of("racks", racks={"ann": [], "bob": bob}))
+    ref.apply(Event.of("racks", racks={"ann": [], "bob": [*bob, "o13"]}))
+    penalty = 3 + 30 + 13 + sum(range(1, 9)) + 10 + 11 + 12 + 13
+    assert ref.summary()["scores"] == {"ann": penalty, "bob": -penalty}
+    assert ref.summary()["winner"] == "ann"
