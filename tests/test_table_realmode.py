@@ -42,3 +42,36 @@ def test_rummikub_on_a_real_table_to_the_scores(tmp_path: Path) -> None:
     penalty = 3 + 30 + 13 + sum(range(1, 9)) + 10 + 11 + 12 + 13
     assert ref.summary()["scores"] == {"ann": penalty, "bob": -penalty}
     assert ref.summary()["winner"] == "ann"
+
+
+def test_allin_on_a_real_table_to_the_scores(tmp_path: Path) -> None:
+    from host.demo.layout import row, seat_point
+    from host.rules.allin import summary
+    from host.rules.allin_bot import play_game
+    from tests.test_allin_tablemode import showdowns
+
+    players = ["ann", "bob", "cy"]
+    truth = play_game(players, 5)
+    table = Table(Store(tmp_path / "t.sqlite3"), FakeDevice())
+    sid = table.store.create_session("night", players)
+    ref = table.start_game(sid, "allin", real_table=True)
+    assert "deck" not in table.store.events(ref.game_id)[0].data
+    for number, shown in enumerate(showdowns(truth)):
+        layout = []
+        for seat, player in enumerate(players):  # each hand laid open in its seat zone
+            cx, cy = seat_point(seat, len(players), 0.4)
+            layout += row(shown["hands"][player], cx, cy, 26, 36, 4)
+        for step in frames(layout):
+            ref.feed(FrameRead.model_validate(step["frame"]))
+        if number == 0:
+            with pytest.raises(RefereeError, match="enter each prediction"):
+                ref.trigger("showdown", {})
+        data = {"predictions": shown["predictions"], "runes": shown.get("runes")}
+        ref.trigger("showdown", data)
+        if number == 0:  # withdrawn and entered again: the same round 2 follows
+            ref.undo()
+            assert ref.summary()["rounds"] == [] and ref.summary()["round"] == 1
+            ref.trigger("showdown", data)
+    want = summary(truth.state)
+    assert ref.summary()["scores"] == want["scores"]
+    assert ref.summary()["winner"] == want["winner"] and ref.summary()["finished"]

@@ -15,6 +15,16 @@ Events (flat JSON objects, ``type`` plus the fields shown):
 ``predict``  ``player``, ``target``: the prediction marker (2 players: in any order).
 ``deal``     ``deck``: all 54 cards shuffled for the next round.
 
+**Table mode** (real cards, nobody knows the shuffled order): a ``setup`` without ``deck``.
+The engine does not follow the play; each round is one event:
+
+``showdown`` ``hands`` (player → the 5 cards shown, as read or entered), ``predictions``
+             (every player → the player they predicted), optional ``runes`` (player → runes
+             gained from rune effects during the round, taken from the supply).
+
+The engine ranks the hands, shares the pot, pays the hands' runes, tops the pot up and
+picks the next round's first player exactly as in deck mode; ``deal`` is not used.
+
 Effects: ``take`` ``{card}``; ``swap`` ``{give, card}``; ``draw``; ``reveal`` ``{n, keep,
 order?}``; ``rune``; ``hypnosis`` ``{target}``; ``eye`` ``{target, shown}``. The rule book
 prints each card's effect icons on the card, not in the text; the ``card_effects`` option
@@ -165,6 +175,7 @@ class AllInState:
     results: tuple[RoundResult, ...] = ()
     winner: str | None = None
     finished: bool = False
+    table_mode: bool = False  # real cards: rounds come in as showdowns (hands as read)
 
     @property
     def width(self) -> int:
@@ -298,9 +309,27 @@ class AllInRules(StepRules[AllInState]):
     def initial(self, setup: Event) -> AllInState:
         players, first = seats(setup, "All In", MIN_PLAYERS, MAX_PLAYERS)
         options = _parse_options(setup.get("options"))
-        deck = _check_deck(setup.get("deck"), options)
         n = len(players)
         pot = start_pot(n)
+        if setup.get("deck") is None:  # table mode: nobody knows the order
+            return AllInState(
+                players=players,
+                options=options,
+                round=1,
+                phase="showdown",
+                turn=first,
+                first=first,
+                hands=(),
+                display=(),
+                deck=(),
+                discard=(),
+                runes=(0,) * n,
+                pot=pot,
+                supply=RUNE_SUPPLY - pot,
+                predictions=(None,) * n,
+                table_mode=True,
+            )
+        deck = _check_deck(setup.get("deck"), options)
         state = AllInState(
             players=players,
             options=options,
@@ -336,6 +365,8 @@ def _step(state: AllInState, event: Event) -> AllInState:
     if state.finished:
         raise _bad(f"the game is over ({_result_words(state)})")
     kind = event.type
+    if state.table_mode or kind == "showdown":
+        return _table_showdown(state, event)
     if kind in ("play", "pass", "all_in", "shuffle"):
         if state.phase != "play":
             raise _bad(f"{kind}: not now, the round is in its {state.phase} phase")
@@ -361,6 +392,63 @@ def _step(state: AllInState, event: Event) -> AllInState:
             raise _bad(f"deal: not now, the round is in its {state.phase} phase")
         return _new_round(state, _check_deck(event.get("deck"), state.options))
     raise _bad(f"unknown All In event {kind!r}")
+
+
+def _by_player(state: AllInState, raw: Any, what: str) -> dict[str, Any]:
+    if not isinstance(raw, Mapping) or set(raw) != set(state.players):
+        raise _bad(f"showdown: '{what}' must name each of {', '.join(state.players)}")
+    return dict(raw)
+
+
+def _table_showdown(state: AllInState, event: Event) -> AllInState:
+    """Table mode: a round as the table saw it, scored exactly as deck mode scores it."""
+    if not state.table_mode:
+        raise _bad("showdown: the engine follows the play from the deck; it is for table mode")
+    if event.type != "showdown":
+        raise _bad(
+            f"{event.type}: this game is refereed from the table (no deck known): "
+            f"record each round as a 'showdown'"
+        )
+    shown_hands = _by_player(state, event.get("hands"), "hands")
+    hands: list[tuple[str, ...]] = []
+    for name in state.players:  # seat order
+        cards = shown_hands[name]
+        if not isinstance(cards, list) or len(cards) != HAND_SIZE:
+            raise _bad(f"showdown: {name} must show {HAND_SIZE} cards, got {cards!r}")
+        try:
+            hands.append(tuple(_card_in(state.options.deck, c) for c in cards))
+        except RuleViolation as exc:
+            raise _bad(f"showdown: {name}: {exc}") from None
+    for card, count in Counter(c for h in hands for c in h).items():
+        if count > BOX["allin"][card]:
+            raise _bad(
+                f"showdown: {card} is shown {count} times; the deck has {BOX['allin'][card]}"
+            )
+    predictions = _by_player(state, event.get("predictions"), "predictions")
+    for voter, target in predictions.items():
+        if target not in state.players:
+            raise _bad(f"showdown: {voter} predicted {target!r}, who is not at the table")
+    gained = event.get("runes") or {}
+    if not isinstance(gained, Mapping) or not set(gained) <= set(state.players):
+        raise _bad(f"showdown: 'runes' must map players ({', '.join(state.players)}) to runes")
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in gained.values()):
+        raise _bad("showdown: runes gained in a round are whole numbers ≥ 0")
+    if sum(gained.values()) > state.supply:
+        raise _bad(
+            f"showdown: {sum(gained.values())} runes gained, the supply holds {state.supply}"
+        )
+    runes = tuple(r + gained.get(p, 0) for p, r in zip(state.players, state.runes, strict=True))
+    shown = replace(
+        state,
+        hands=tuple(hands),
+        predictions=tuple(state.index(predictions[p]) for p in state.players),
+        runes=runes,
+        supply=state.supply - sum(gained.values()),
+    )
+    after = _showdown(shown)
+    if after.phase == "deal":  # the next round is dealt at the table, unseen
+        after = replace(after, phase="showdown", predictions=(None,) * len(state.players))
+    return after
 
 
 def _shuffle(state: AllInState, event: Event) -> AllInState:

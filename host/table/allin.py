@@ -8,6 +8,10 @@ full the engine opens the prediction phase; predictions come from the dashboard 
 device (``predict`` with the target). At the showdown each player's cards lie open in their
 seat zone: a card there that the game says is in another place is flagged for correction.
 ``deal`` starts the next round with a fresh shuffle (drawn here, recorded in the event).
+
+On a real table (the engine's table mode, nobody knows the deck) the play is not followed:
+at each round's end the ``showdown`` trigger takes the predictions (and any runes gained from
+rune effects) from the dashboard and each player's five cards from their seat zone.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from host.table.zones import CENTRE, by_zone
 class AllInAdapter(TableAdapter):
     game = "allin"
     deck = "allin"
-    triggers = ("predict", "play", "pass", "all_in", "deal")
+    triggers = ("predict", "play", "pass", "all_in", "deal", "showdown")
 
     def setup(self, rng: random.Random) -> Event:
         data: dict[str, Any] = {"players": self.players, "deck": self.shuffled_box(rng)}
@@ -44,7 +48,9 @@ class AllInAdapter(TableAdapter):
         }
 
     def turn(self, state: Any) -> str | None:
-        return None if state.finished else str(state.players[state.turn])
+        if state.finished or state.table_mode:  # a real table's turns are not followed
+            return None
+        return str(state.players[state.turn])
 
     def impossible(self, state: Any, view: TableView) -> dict[int, str]:
         """At the showdown, a card in a seat zone must be in that player's hand."""
@@ -78,6 +84,8 @@ class AllInAdapter(TableAdapter):
         raise NeedsInput(f"the display gained {' '.join(new)}: enter {player}'s turn by hand")
 
     def trigger(self, state: Any, name: str, facts: Facts, data: dict[str, Any]) -> list[Event]:
+        if name == "showdown":
+            return [self._showdown(facts, data)]
         player = state.players[state.turn]
         if name == "predict":
             return [
@@ -92,7 +100,24 @@ class AllInAdapter(TableAdapter):
         if name == "deal":
             rng = random.Random(data.get("seed"))
             return [Event.of("deal", deck=self.shuffled_box(rng))]
-        raise NeedsInput(f"All In: no trigger {name!r} (predict, play, pass, all_in, deal)")
+        raise NeedsInput(
+            f"All In: no trigger {name!r} (predict, play, pass, all_in, deal, showdown)"
+        )
+
+    def _showdown(self, facts: Facts, data: dict[str, Any]) -> Event:
+        """Table mode's round: hands from the seat zones (or entered), predictions entered."""
+        read = facts.get("hands") or {}
+        hands = data.get("hands") or {p: read.get(p, []) for p in self.players}
+        short = [p for p in self.players if len(hands.get(p) or []) != 5]
+        if short:
+            raise NeedsInput(f"showdown: lay 5 cards open in the zone of {', '.join(short)}")
+        predictions = data.get("predictions")
+        if not isinstance(predictions, dict) or set(predictions) != set(self.players):
+            raise NeedsInput(f"showdown: enter each prediction ({', '.join(self.players)})")
+        event: dict[str, Any] = {"hands": hands, "predictions": predictions}
+        if data.get("runes"):
+            event["runes"] = data["runes"]
+        return Event.of("showdown", **event)
 
 
 ADAPTER = AllInAdapter
