@@ -75,3 +75,42 @@ def test_allin_on_a_real_table_to_the_scores(tmp_path: Path) -> None:
     want = summary(truth.state)
     assert ref.summary()["scores"] == want["scores"]
     assert ref.summary()["winner"] == want["winner"] and ref.summary()["finished"]
+
+
+def test_cactus_on_a_real_table_to_the_winner(tmp_path: Path) -> None:
+    from tests.helpers import frame, obj
+
+    device = FakeDevice()
+    table = Table(Store(tmp_path / "t.sqlite3"), device)
+    sid = table.store.create_session("night", ["ann", "bob"])
+    ref = table.start_game(sid, "cactus", real_table=True)
+    assert "deck" not in table.store.events(ref.game_id)[0].data
+    pile: list[str] = []
+
+    def discard(*cards: str) -> None:  # cards laid on the pile, seen by the camera
+        pile.extend(cards)
+        objects = [
+            obj(c, 280 + 36 * (i % 12), 330 + 60 * (i // 12), size=30) for i, c in enumerate(pile)
+        ]
+        ref.feed(frame(hand=True))
+        for _ in range(3):
+            ref.feed(frame(*objects))
+
+    discard("walter", "walter", "wild")  # ann's set: 3 score cards, her turn ends
+    device.press("done")  # bob draws
+    device.press("done")  # ann draws (2 cards left, so 1)
+    device.press("done")  # bob draws
+    discard("walter", "walter", "walter")  # ann: 3 more, her hand is empty
+    device.press("done")  # bob draws
+    discard("free_point")  # but ann holds no card: refused, said on the device
+    assert "ann holds 0 card(s)" in ref.message and ref.state.pending is None
+    pile.pop()
+    discard()
+    ref.trigger("draw", {"count": 3})  # ann began her turn empty-handed: draws 3
+    device.press("done")  # bob draws
+    discard("free_point")
+    assert ref.state.pending is not None
+    device.press("done")  # nobody nopes: it resolves, ann gains her 7th score card
+    summary = ref.summary()
+    assert summary["finished"] and summary["winner"] == "ann"
+    assert summary["scores"] == {"ann": 7, "bob": 0}

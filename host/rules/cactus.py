@@ -18,6 +18,14 @@ Events (flat JSON objects, ``type`` plus the fields shown):
 
 A turn ends at once when its player gains a score card or draws a card; the game ends when a
 player holds the target number of score cards.
+
+**Table mode** (real cards, nobody knows the shuffled order): a ``setup`` without ``deck``.
+Hands and the deck are then counted, not known (``UNSEEN`` cards); the events are the same,
+with the cards as seen on the discard pile: a set or action is checked as a set or action
+and against the number of cards the player holds, and every card seen on the pile must fit
+the box. ``resolve`` of a gimme carries ``card`` when the target gave one (the named card),
+none when they held none; a peek_steal or steal_card moves one unseen card (``card``
+optional); a ``shuffle`` needs no ``order`` (the pile goes under the deck unseen).
 """
 
 from __future__ import annotations
@@ -44,6 +52,7 @@ GAME: Final = "cactus"
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 HAND_SIZE: Final = 5
 SCORE_CARDS: Final = 30
+UNSEEN: Final = "?"  # a card in a hand or the deck that nobody has seen (table mode)
 ALL_CARDS: Final[tuple[str, ...]] = tuple(t for t, n in BOX["cactus"].items() for _ in range(n))
 SET_POINTS: Final[Mapping[str, int]] = {"charlie": 1, "ace": 2, "walter": 3, "wild": 3}
 WILD: Final = "wild"
@@ -135,6 +144,7 @@ class CactusState:
     log: tuple[str, ...] = ()
     finished: bool = False
     winner: str | None = None
+    table_mode: bool = False  # real cards: hands and deck are counts of UNSEEN cards
 
     def index(self, name: str) -> int:
         return self.players.index(name)
@@ -161,10 +171,13 @@ class CactusRules(StepRules[CactusState]):
         if setup.get("options"):
             raise _bad("Cactus Game has no options")
         raw = setup.get("deck")
-        if not isinstance(raw, list):
+        if raw is None:  # table mode: nobody knows the order
+            raw = [UNSEEN] * len(ALL_CARDS)
+        elif not isinstance(raw, list):
             raise _bad("setup needs 'deck': the 90 white cards in shuffled order")
-        deck = tuple(_card(t, "deck") for t in raw)
-        if Counter(deck) != Counter(ALL_CARDS):
+        table_mode = raw[:1] == [UNSEEN] and setup.get("deck") is None
+        deck = tuple(raw) if table_mode else tuple(_card(t, "deck") for t in raw)
+        if not table_mode and Counter(deck) != Counter(ALL_CARDS):
             raise _bad("the deck must hold the box's 90 white cards, each kind as often as boxed")
         n = len(players)
         hands = tuple(deck[HAND_SIZE * i : HAND_SIZE * (i + 1)] for i in range(n))
@@ -178,6 +191,7 @@ class CactusRules(StepRules[CactusState]):
             turn=first,
             started_empty=False,
             target=target_score(n),
+            table_mode=table_mode,
         )
 
     def step(self, state: CactusState, event: Event) -> CactusState:
@@ -233,6 +247,22 @@ def _take(hand: tuple[str, ...], cards: Iterable[str], who: str) -> tuple[str, .
     return tuple(rest)
 
 
+def _take_from(state: CactusState, i: int, cards: list[str]) -> tuple[str, ...]:
+    """Player ``i``'s hand without ``cards``; in table mode, without as many unseen cards."""
+    name, hand = state.players[i], state.hands[i]
+    if not state.table_mode:
+        return _take(hand, cards, name)
+    if len(cards) > len(hand):
+        raise _bad(f"{name} holds {len(hand)} card(s) and cannot play {len(cards)}")
+    seen = Counter(state.discard) + Counter(cards)
+    if state.pending is not None:
+        seen.update([state.pending.card] + ["nope"] * len(state.pending.nopes))
+    for card, count in seen.items():
+        if count > BOX[GAME][card]:
+            raise _bad(f"{count}× {card} seen on the table: the box has {BOX[GAME][card]}")
+    return hand[len(cards) :]
+
+
 def _set_hand(state: CactusState, i: int, hand: Iterable[str]) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(hand) if j == i else h for j, h in enumerate(state.hands))
 
@@ -272,8 +302,7 @@ def _play_set(state: CactusState, actor: int, event: Event) -> CactusState:
     verdict = check_set(cards)
     if not verdict.valid:
         raise _bad(f"{state.players[actor]} cannot score {' '.join(cards)}: {verdict.reason}")
-    name = state.players[actor]
-    hand = _take(state.hands[actor], cards, name)
+    hand = _take_from(state, actor, cards)
     state = replace(
         state, hands=_set_hand(state, actor, hand), discard=state.discard + tuple(cards)
     )
@@ -281,13 +310,12 @@ def _play_set(state: CactusState, actor: int, event: Event) -> CactusState:
 
 
 def _play(state: CactusState, actor: int, event: Event) -> CactusState:
-    name = state.players[actor]
     card = _card(event.get("card"), "play")
     if card in CACTUS_CHARACTERS:
         raise _bad(f"{card} is a character: characters are played as sets of three (play_set)")
     if card == "nope":
         raise _bad("a nope is played on another action card, out of turn (event 'nope')")
-    hand = _take(state.hands[actor], [card], name)
+    hand = _take_from(state, actor, [card])
     pending = Pending(actor, card)
     if card == "swap_hands":
         targets = event.get("targets")
@@ -317,7 +345,7 @@ def _nope(state: CactusState, event: Event) -> CactusState:
     top = pending.nopes[-1] if pending.nopes else pending.actor
     if who == top:
         raise _bad(f"{state.players[who]} cannot nope their own card")
-    hand = _take(state.hands[who], ["nope"], state.players[who])
+    hand = _take_from(state, who, ["nope"])
     return replace(
         state,
         hands=_set_hand(state, who, hand),
@@ -349,6 +377,11 @@ def _draw(state: CactusState, actor: int, event: Event) -> CactusState:
 
 
 def _shuffle(state: CactusState, event: Event) -> CactusState:
+    if state.table_mode:  # the pile goes under the deck face down: unseen again
+        if event.get("order") is None:
+            event = Event.of("shuffle", order=list(state.discard))
+        reshuffled(state.deck, state.discard, event, lambda t: _card(t, "shuffle"), MAX_DRAW)
+        return replace(state, deck=state.deck + (UNSEEN,) * len(state.discard), discard=())
     deck = reshuffled(state.deck, state.discard, event, lambda t: _card(t, "shuffle"), MAX_DRAW)
     return replace(state, deck=deck, discard=())
 
@@ -388,6 +421,14 @@ def _resolve(state: CactusState, event: Event) -> CactusState:
         scores[actor] += 1
         state = replace(state, scores=tuple(scores), log=(*log, f"{name} steals from {victim}"))
         return _after_gain(state, actor)
+    if card == "gimme" and state.table_mode:
+        wanted = pending.name
+        given = event.get("card")
+        if given is None:
+            return replace(state, log=(*log, f"{victim} holds no {wanted}"))
+        if _card(given, "resolve gimme") != wanted or not state.hands[target]:
+            raise _bad(f"resolve gimme: {victim} can give only a {wanted}, not {given}")
+        return _move(state, target, actor, UNSEEN, f"{victim} gives {name} a {wanted}")
     if card == "gimme":
         wanted = pending.name
         assert wanted is not None
@@ -397,6 +438,10 @@ def _resolve(state: CactusState, event: Event) -> CactusState:
     # peek_steal and steal_card take one card of the target's hand, named in the event
     if not state.hands[target]:
         return replace(state, log=(*log, f"{victim} has no cards to take"))
+    if state.table_mode:
+        if event.get("card") is not None:
+            _card(event.get("card"), f"resolve {card}")
+        return _move(state, target, actor, UNSEEN, f"{name} takes a card from {victim}")
     taken = _card(event.get("card"), f"resolve {card}")
     if taken not in state.hands[target]:
         raise _bad(f"resolve {card}: {victim} does not hold {taken}")

@@ -10,7 +10,9 @@ account for yet (its discard pile plus the action waiting for nopes) are what wa
   the dashboard's ``nope`` trigger names them.
 
 ``done`` (the device's button) resolves the waiting action, or draws a card for the player on
-turn when nothing waits. The engine checks every card against the hands it dealt.
+turn when nothing waits. The engine checks every card against the hands it dealt; on a real
+table (table mode, no deck known) it counts each hand's cards instead, so a nope's player is
+always named on the dashboard and a gimme's resolve says which card was given, if any.
 """
 
 from __future__ import annotations
