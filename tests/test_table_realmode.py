@@ -114,3 +114,23 @@ def test_cactus_on_a_real_table_to_the_winner(tmp_path: Path) -> None:
     summary = ref.summary()
     assert summary["finished"] and summary["winner"] == "ann"
     assert summary["scores"] == {"ann": 7, "bob": 0}
+
+
+def test_the_api_starts_a_real_table_game_in_table_mode(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from host.api.app import create_app
+    from host.settings import Settings
+
+    settings = Settings(data_dir=tmp_path)
+    table = Table(Store(settings.db_path), FakeDevice())
+    app = create_app(settings, table)
+    with TestClient(app) as client:
+        client.headers["Authorization"] = f"Bearer {app.state.token}"
+        sid = client.post("/api/sessions", json={"players": ["ann", "bob"]}).json()["id"]
+        body = {"game": "rummikub", "real_table": True}
+        assert client.post(f"/api/sessions/{sid}/games", json=body).status_code == 201
+        assert table.referee().state.table_mode
+        body = {"game": "cactus"}  # without it: a shuffle is drawn and recorded
+        assert client.post(f"/api/sessions/{sid}/games", json=body).status_code == 201
+        assert not table.referee().state.table_mode

@@ -53,7 +53,8 @@ class RummikubAdapter(TableAdapter):
         return {"sets": [[o.label for o in g] for g in groups if g]}
 
     def turn(self, state: Any) -> str | None:
-        return None if state.finished else str(state.current)
+        # nobody is on turn once the game is over, nor while a real table's racks are awaited
+        return None if state.finished or state.awaiting_racks is not None else str(state.current)
 
     def trigger(self, state: Any, name: str, facts: Facts, data: dict[str, Any]) -> list[Event]:
         player = state.current

@@ -342,7 +342,9 @@ function wire() {
     e.preventDefault();
     const players = $("#ng-players").value.split(",").map((p) => p.trim()).filter(Boolean);
     const session = await act("POST", "/api/sessions", { players });
-    if (session) await act("POST", `/api/sessions/${session.id}/games`, { game: $("#ng-game").value });
+    // Started here = real cards on the table: nobody knows the shuffle (the engines' table mode).
+    const body = { game: $("#ng-game").value, real_table: true };
+    if (session) await act("POST", `/api/sessions/${session.id}/games`, body);
   });
   setInterval(renderClock, 250);
 }
