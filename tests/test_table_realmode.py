@@ -35,6 +35,7 @@ def test_rummikub_on_a_real_table_to_the_scores(tmp_path: Path) -> None:
     show(ref, [*first, ["b5", "b6", "b7", "b8"], ["o9", "b9", "k9"]])
     device.press("done")  # ann's rack is empty: the game waits for the racks
     assert ref.summary()["turn"] is None and not ref.summary()["finished"]
+    assert ref.summary()["awaiting"] == "racks"
     bob = ["r3", "J", "k13", "o1", "o2", "o3", "o4", "o5", "o6", "o7", "o8", "o10", "o11", "o12"]
     with pytest.raises(RefereeError, match="bob's rack holds 15 tiles, 14 were entered"):
         ref.apply(Event.of("racks", racks={"ann": [], "bob": bob}))

@@ -132,6 +132,8 @@ def summary(state: RummikubState) -> dict[str, Any]:
     # nobody is to move once the game is over
     turn = None if state.finished or state.awaiting_racks is not None else state.current
     common = {"game": GAME, "players": list(state.players), "turn": turn}
+    if state.awaiting_racks is not None:  # a real table's game is over: racks by hand next
+        common["awaiting"] = "racks"
     if state.result is None:
         scores = dict.fromkeys(state.players, 0)
         return {**common, "scores": scores, "winner": None, "finished": False}
@@ -367,7 +369,8 @@ class RummikubRules:
     def evolve(self, state: RummikubState, event: Event) -> RummikubState:
         if event.type == "racks":
             entered = self._racks(state, event)
-            after = replace(state, racks=tuple(entered[p] for p in state.players))
+            racks = tuple(entered[p] for p in state.players)
+            after = replace(state, racks=racks, awaiting_racks=None)
             return self._score(after, pool_empty=bool(state.awaiting_racks))
         if event.type == "end":
             return self._finish(state, pool_empty=True)
