@@ -135,3 +135,13 @@ def test_the_api_starts_a_real_table_game_in_table_mode(tmp_path: Path) -> None:
         body = {"game": "cactus"}  # without it: a shuffle is drawn and recorded
         assert client.post(f"/api/sessions/{sid}/games", json=body).status_code == 201
         assert not table.referee().state.table_mode
+
+
+def test_a_script_can_start_a_real_table_game(tmp_path: Path) -> None:
+    from host.script import ScriptPlayer
+
+    table = Table(Store(tmp_path / "t.sqlite3"), FakeDevice())
+    start = {"session": "n", "players": ["ann", "bob"], "game": "allin", "real_table": True}
+    steps: list[dict[str, object]] = [{"start": start}]
+    referee = ScriptPlayer(table, steps).play()
+    assert referee.state.table_mode and referee.state.phase == "showdown"
