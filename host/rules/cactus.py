@@ -171,12 +171,13 @@ class CactusRules(StepRules[CactusState]):
         if setup.get("options"):
             raise _bad("Cactus Game has no options")
         raw = setup.get("deck")
-        if raw is None:  # table mode: nobody knows the order
-            raw = [UNSEEN] * len(ALL_CARDS)
+        table_mode = raw is None  # a real table: nobody knows the order
+        if table_mode:
+            deck: tuple[str, ...] = (UNSEEN,) * len(ALL_CARDS)
         elif not isinstance(raw, list):
             raise _bad("setup needs 'deck': the 90 white cards in shuffled order")
-        table_mode = raw[:1] == [UNSEEN] and setup.get("deck") is None
-        deck = tuple(raw) if table_mode else tuple(_card(t, "deck") for t in raw)
+        else:
+            deck = tuple(_card(t, "deck") for t in raw)
         if not table_mode and Counter(deck) != Counter(ALL_CARDS):
             raise _bad("the deck must hold the box's 90 white cards, each kind as often as boxed")
         n = len(players)
