@@ -100,3 +100,11 @@ def test_the_end_waits_for_the_racks_and_checks_them() -> None:
     assert summary(game.state)["scores"] == {"ann": penalty, "bob": -penalty}
     assert game.state.finished and summary(game.state)["winner"] == "ann"
     assert_replays_and_redoes(game, undo_depth=3)
+
+
+def test_time_up_draws_unseen_tiles() -> None:
+    game = start()
+    game.apply(Event.of("time_up", player="ann", table=[["r1", "r2"]]))  # restored, draw 3
+    game.apply(Event.of("time_up", player="bob"))  # nothing touched: draw 1
+    assert [len(r) for r in game.state.racks] == [17, 15]
+    assert len(game.state.pool) == 112 - 28 - 4 and game.state.table == ()
