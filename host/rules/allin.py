@@ -311,25 +311,6 @@ class AllInRules(StepRules[AllInState]):
         options = _parse_options(setup.get("options"))
         n = len(players)
         pot = start_pot(n)
-        if setup.get("deck") is None:  # table mode: nobody knows the order
-            return AllInState(
-                players=players,
-                options=options,
-                round=1,
-                phase="showdown",
-                turn=first,
-                first=first,
-                hands=(),
-                display=(),
-                deck=(),
-                discard=(),
-                runes=(0,) * n,
-                pot=pot,
-                supply=RUNE_SUPPLY - pot,
-                predictions=(None,) * n,
-                table_mode=True,
-            )
-        deck = _check_deck(setup.get("deck"), options)
         state = AllInState(
             players=players,
             options=options,
@@ -345,7 +326,9 @@ class AllInRules(StepRules[AllInState]):
             pot=pot,
             supply=RUNE_SUPPLY - pot,
         )
-        return _new_round(state, deck)
+        if setup.get("deck") is None:  # table mode: nobody knows the order
+            return replace(state, phase="showdown", predictions=(None,) * n, table_mode=True)
+        return _new_round(state, _check_deck(setup.get("deck"), options))
 
     def step(self, state: AllInState, event: Event) -> AllInState:
         return _step(state, event)
