@@ -7,6 +7,7 @@ import pytest
 
 from host.rules.notation import tokens
 from vision import synth
+from vision.detect import quad_iou
 from vision.labels import NONE, cards_spec, tiles_spec
 
 
@@ -62,3 +63,14 @@ def test_label_sets_are_notation_tokens() -> None:
     assert sorted(cards.decks["cards"]) == sorted(tokens("standard"))
     assert sorted(cards.decks["allin"]) == sorted(tokens("allin"))
     assert NONE in cards.labels and NONE in tiles_spec().labels
+
+
+def test_rack_tiles_do_not_hide_each_other() -> None:
+    # A tile placed over another on the rack would leave a truth no camera can see.
+    for seed in range(4):
+        quads = [
+            t.quad for t in synth.tile_scene(np.random.default_rng(seed), layout="rack").truths
+        ]
+        assert len(quads) >= 4
+        for i, q in enumerate(quads):
+            assert all(quad_iou(q, o) < 0.05 for o in quads[i + 1 :]), (seed, i)

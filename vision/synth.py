@@ -442,7 +442,8 @@ def tile_scene(
             quads.append(q)
         if any(q.min() < 4 or q[:, 0].max() > w - 4 or q[:, 1].max() > h - 4 for q in quads):
             continue
-        if layout != "rack" and any(_overlap(q, taken, 0.75) for q in quads):
+        # Rack tiles too: a tile hidden under another is no object the camera can read.
+        if any(_overlap(q, taken, 0.75) for q in quads):
             continue
         for q in quads:
             label = pool[len(truths) % len(pool)] if labels is not None else str(rng.choice(pool))

@@ -48,7 +48,7 @@ class Settings:
 
 # The settings the shipped models were trained with (``tableref train KIND`` uses them).
 SHIPPED = {
-    "tiles": Settings("tiles", scenes=150, epochs=4),
+    "tiles": Settings("tiles", scenes=250, epochs=10),
     "cards": Settings("cards", scenes=250, epochs=10),
 }
 
@@ -268,7 +268,8 @@ def _export(model: Any, dummy: Any, path: Path) -> None:
 
 
 CACHE = Path(__file__).resolve().parent.parent / "build" / "train-cache"
-_CACHE_VERSION = 2  # bump when synth, detect or crops change what a crop looks like
+# Bump a kind's version when synth, detect or crops change what its crops look like.
+_CACHE_VERSION = {"tiles": 3, "cards": 2}
 
 
 def _cached_build(
@@ -281,7 +282,7 @@ def _cached_build(
     spec = spec_for(settings.kind)
     key = (
         f"{settings.kind}-s{settings.seed}-n{settings.scenes}-r{int(settings.real)}"
-        f"-j{settings.jitters}-c{spec.crop[0]}x{spec.crop[1]}-v{_CACHE_VERSION}"
+        f"-j{settings.jitters}-c{spec.crop[0]}x{spec.crop[1]}-v{_CACHE_VERSION[settings.kind]}"
     )
     path = CACHE / f"{key}.npz"
     if path.is_file():
