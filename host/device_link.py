@@ -58,6 +58,9 @@ class LinkDevice:
 
     def press(self, button: str) -> None:
         """Press a button of the simulated device (its event comes back through the link)."""
+        # A device that has not yet applied the host's latest state (whose turn it is) would
+        # ignore the press, as the real one does; a scripted press must not race the state.
+        self.link.wait_applied(timeout=5.0)
         self.link.press(button)
 
     def close(self) -> None:
