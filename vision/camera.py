@@ -7,7 +7,7 @@ they came from), so the rest of the program never asks what the source is.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -86,29 +86,29 @@ def _video(path: Path) -> Iterator[Frame]:
     if not cap.isOpened():
         raise SourceError(f"cannot open video {path}")
     fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
-    try:
-        i = 0
-        while True:
-            ok, image = cap.read()
-            if not ok:
-                return
-            yield Frame(image, f"{path}#{i}", i, i / fps)
-            i += 1
-    finally:
-        cap.release()
+    # A file's frames are timed by their position, so replays are reproducible.
+    return _capture(cap, lambda i: (f"{path}#{i}", i / fps))
 
 
 def _camera(index: int) -> Iterator[Frame]:
     cap = cv2.VideoCapture(index)
     if not cap.isOpened():
         raise SourceError(f"cannot open camera {index}")
+    return _capture(cap, lambda _i: (f"camera:{index}", time.monotonic()))
+
+
+def _capture(
+    cap: cv2.VideoCapture, name_and_time: Callable[[int], tuple[str, float]]
+) -> Iterator[Frame]:
+    """Frames from an opened capture until it runs dry; the capture is released at the end."""
     try:
         i = 0
         while True:
             ok, image = cap.read()
             if not ok:
                 return
-            yield Frame(image, f"camera:{index}", i, time.monotonic())
+            name, stamp = name_and_time(i)
+            yield Frame(image, name, i, stamp)
             i += 1
     finally:
         cap.release()
