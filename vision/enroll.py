@@ -13,6 +13,7 @@ This module knows nothing of the network: it takes an ``embed`` function (crops 
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -62,8 +63,9 @@ class DeckProfile:
     game: str
     deck: str
     model: str  # the recogniser the embeddings came from: another model cannot use them
-    labels: list[str]  # one per embedding row
+    labels: list[str]  # one per embedding row (a card may have several: corners, turns)
     embeddings: NDArray[np.float32]  # N x d, unit length
+    passes: int = 1  # how many times the deck was laid out and captured
 
     def __post_init__(self) -> None:
         self.embeddings = _normalise(self.embeddings)
@@ -71,12 +73,9 @@ class DeckProfile:
             raise EnrolError("a profile needs one label per embedding")
 
     @property
-    def passes(self) -> int:
-        """How many times each card was enrolled (the fewest, over the deck's cards)."""
-        counts: dict[str, int] = {}
-        for label in self.labels:
-            counts[label] = counts.get(label, 0) + 1
-        return min(counts.values()) if counts else 0
+    def cards(self) -> list[str]:
+        """The enrolled cards, each once, in the order they were enrolled."""
+        return list(dict.fromkeys(self.labels))
 
     def classify(
         self, embeddings: NDArray[np.float32], top: int = 3
@@ -112,6 +111,7 @@ class DeckProfile:
             self.model,
             [*self.labels, *other.labels],
             np.concatenate([self.embeddings, other.embeddings]),
+            self.passes + other.passes,
         )
 
     # -- storage: JSON metadata beside an .npy of the embeddings -----------------------------
@@ -151,11 +151,28 @@ class DeckProfile:
                 str(meta["model"]),
                 [str(x) for x in meta["labels"]],
                 emb,
+                int(meta.get("passes", 1)),
             )
         except (OSError, KeyError, ValueError) as exc:
             if isinstance(exc, EnrolError):
                 raise
             raise EnrolError(f"deck profile {path} is unreadable: {exc}") from exc
+
+
+def model_id(path: str | Path) -> str:
+    """Names a model file by its content: embeddings from one model mean nothing to another."""
+    p = Path(path)
+    return f"{p.stem}:{hashlib.sha256(p.read_bytes()).hexdigest()[:16]}"
+
+
+def remove_deck(game: str, deck: str, root: str | Path | None = None) -> Path:
+    """Delete a stored profile; :class:`EnrolError` when there is none."""
+    path = profile_path(game, deck, root)
+    if not path.is_file():
+        raise EnrolError(f"no enrolled deck {deck!r} for {game} (looked in {path})")
+    path.with_suffix(".npy").unlink(missing_ok=True)
+    path.unlink()
+    return path
 
 
 def profile_path(game: str, deck: str, root: str | Path | None = None) -> Path:

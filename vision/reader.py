@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import cv2
 import numpy as np
@@ -19,11 +19,15 @@ from vision import detect
 from vision.crops import crops
 from vision.grouping import group_sets
 from vision.labels import NONE
-from vision.recognise import LOW_CONFIDENCE, MODELS, Recogniser
+from vision.recognise import LOW_CONFIDENCE, MODELS, Read, Recogniser
+
+if TYPE_CHECKING:
+    from vision.enroll import DeckProfile
 
 Game = Literal["rummikub", "cards", "allin"]
 GAMES: tuple[Game, ...] = ("rummikub", "cards", "allin")
 Image = npt.NDArray[Any]
+PROFILE_NONE_GATE = 0.5  # with a deck profile: a crop is an object when the model's none < this
 
 
 class ImageError(ValueError):
@@ -76,7 +80,14 @@ def load_image(path: Path) -> Image:
 class TableReader:
     """Reads one game's objects; the recogniser is chosen by the game."""
 
-    def __init__(self, game: Game, models: Path = MODELS, min_confidence: float = 0.5) -> None:
+    def __init__(
+        self,
+        game: Game,
+        models: Path = MODELS,
+        min_confidence: float = 0.5,
+        deck: DeckProfile | str | None = None,
+        data_dir: Path | None = None,
+    ) -> None:
         if game not in GAMES:
             raise ValueError(f"unknown game {game!r}: expected one of {', '.join(GAMES)}")
         self.game = game
@@ -88,6 +99,53 @@ class TableReader:
         # Warm-up: the first inference and OpenCV's first colour conversions are slow.
         self.recogniser.run(np.zeros((1, h, w, 3), np.uint8))
         detect.tile_candidates(np.full((64, 64, 3), 128, np.uint8))
+        self.profile: DeckProfile | None = None
+        if deck is not None:
+            self.use_deck(deck, data_dir)
+
+    def use_deck(self, deck: DeckProfile | str, data_dir: Path | None = None) -> None:
+        """Read with an enrolled deck (a profile, or the name it is stored under): the model
+        still decides what is an object, the nearest enrolled card says which one."""
+        from vision.enroll import DeckProfile, EnrolError, model_id
+
+        profile = (
+            deck if isinstance(deck, DeckProfile) else DeckProfile.load(self.game, deck, data_dir)
+        )
+        if profile.game != self.game:
+            raise EnrolError(
+                f"deck {profile.deck!r} was enrolled for {profile.game}, not {self.game}"
+            )
+        if profile.model != model_id(self.recogniser.path):
+            raise EnrolError(
+                f"deck {profile.deck!r} was enrolled with another {self.kind} model "
+                f"({profile.model}); enrol it again: `tableref enroll --game {self.game} "
+                f"--deck {profile.deck}`"
+            )
+        self.profile = profile
+
+    def _recognise(self, batch: Image) -> list[Read]:
+        if self.profile is None:
+            return self.recogniser.classify(batch, self.deck)
+        logits, emb = self.recogniser.run(batch)
+        probs, _ = self.recogniser.probabilities(logits, self.deck)
+        reads = []
+        for p_none, (label, conf, alts) in zip(
+            probs[:, -1], self.profile.classify(emb), strict=True
+        ):
+            # The detector over-proposes; whether a crop is anything at all is the model's
+            # call (it saw every kind of clutter), which card it is the profile's.
+            if p_none >= PROFILE_NONE_GATE:
+                reads.append(Read(NONE, float(p_none), alts, float(p_none)))
+            else:
+                reads.append(Read(label, conf, alts, float(p_none)))
+        return reads
+
+    def _rank(self, read: Read) -> float:
+        """Which of two clashing proposals wins: the surer read (with a profile, the surer
+        both that it is an object and which card it is)."""
+        if self.profile is None:
+            return read.confidence
+        return read.confidence * (1.0 - read.p_none)
 
     def read(self, image: Image) -> Reading:
         t0 = time.perf_counter()
@@ -98,14 +156,13 @@ class TableReader:
         t1 = time.perf_counter()
         batch = crops(image, quads, self.recogniser.spec.crop)
         t2 = time.perf_counter()
-        reads = self.recogniser.classify(batch, self.deck)
+        reads = self._recognise(batch)
         t3 = time.perf_counter()
-        keep = [
-            i
-            for i, r in enumerate(reads)
-            if r.label != NONE and r.confidence >= self.min_confidence
-        ]
-        chosen = detect.suppress([quads[i] for i in keep], [reads[i].confidence for i in keep])
+        # With a profile the model's none gate has decided already; a doubtful identity is
+        # still an object (it comes with its alternatives).
+        floor = self.min_confidence if self.profile is None else 0.0
+        keep = [i for i, r in enumerate(reads) if r.label != NONE and r.confidence >= floor]
+        chosen = detect.suppress([quads[i] for i in keep], [self._rank(reads[i]) for i in keep])
         objects = [
             Found(
                 reads[keep[j]].label,

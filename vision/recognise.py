@@ -45,6 +45,7 @@ class Recogniser:
         opts.inter_op_num_threads = 1
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         self.session = ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
+        self.path = model  # deck profiles are bound to the model file that made them
         self.spec = spec
         out = self.session.get_outputs()[0].shape
         if out[-1] != len(spec.labels):

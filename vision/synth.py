@@ -393,8 +393,10 @@ def tile_scene(
     surface: str | None = None,
     angle: float | None = None,
     lighting: str | None = None,
+    face: Any = None,
 ) -> Scene:
-    """A table with Rummikub tiles: rows of touching tiles (sets), tiles lying apart, or a rack."""
+    """A table with Rummikub tiles: rows of touching tiles (sets), tiles lying apart, or a rack.
+    ``face``: another tile renderer in place of :func:`render_tile` (an unseen deck style)."""
     w, h = size
     layout = layout or str(rng.choice(["rows", "scatter", "rack", "rows"]))
     surface = surface or str(rng.choice((*SURFACES[:4], "cloth")))
@@ -448,7 +450,8 @@ def tile_scene(
         for q in quads:
             label = pool[len(truths) % len(pool)] if labels is not None else str(rng.choice(pool))
             qq = _perspective(q, rng, 0.01)
-            _place(img, render_tile(label, rng, int(tile_h * 1.3)), qq, rng.uniform(0.1, 0.5))
+            tile = (face or render_tile)(label, rng, int(tile_h * 1.3))
+            _place(img, tile, qq, rng.uniform(0.1, 0.5))
             truths.append(Truth(label, qq))
             taken.append(q)
         if labels is not None and len(truths) >= len(pool):
@@ -474,8 +477,10 @@ def card_scene(
     surface: str | None = None,
     angle: float | None = None,
     lighting: str | None = None,
+    face: Any = None,
 ) -> Scene:
-    """A table with cards lying apart, overlapping, or fanned so only an index corner shows."""
+    """A table with cards lying apart, overlapping, or fanned so only an index corner shows.
+    ``face``: another card renderer in place of :func:`render_card` (an unseen deck style)."""
     w, h = size
     layout = layout or str(rng.choice(["apart", "overlap", "fan"]))
     surface = surface or str(rng.choice(SURFACES))
@@ -511,20 +516,20 @@ def card_scene(
             cards.append((cx, cy, a))
         shift_mode = False
     for k, (cx, cy, a) in enumerate(cards):
-        face, iquads = render_card(chosen[k], game, rng, int(card_h * 1.2))
+        card, iquads = (face or render_card)(chosen[k], game, rng, int(card_h * 1.2))
         if shift_mode:  # fan: cards pivot about a point below their centres
             r = card_h * 0.45
             ra = math.radians(a)
             cx, cy = cx + r * math.sin(ra), cy - r * math.cos(ra)
         q = _perspective(_rect_quad(cx, cy, card_w, card_h, a), rng, 0.008)
-        fh, fw = face.shape[:2]
+        fh, fw = card.shape[:2]
         src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
         m = cv2.getPerspectiveTransform(src, q)
         truths = []
         for iq in iquads:
             pts = cv2.perspectiveTransform(iq[None].astype(np.float32), m)[0]
             truths.append(Truth(chosen[k], pts.astype(np.float32)))
-        _place(img, face, q, rng.uniform(0.15, 0.45))
+        _place(img, card, q, rng.uniform(0.15, 0.45))
         placed.append((q, truths))
     visible: list[Truth] = []
     for i, (_, truths) in enumerate(placed):

@@ -1,0 +1,216 @@
+"""From a photo of a laid-out deck to one set of crops per card, each at its grid position.
+
+``tableref enroll`` asks the player to lay the deck out upright, apart, on a plain surface
+that contrasts with the faces (a dark cloth or a wooden table), in a grid read row by row. This
+module finds each object's outline (the face against the surface, so it works for a deck the
+recogniser has never seen), puts the outlines in grid cells, and cuts the crops a read will
+compare with: for cards the corner indices the card detector finds in each card's corners
+(the most object-like by the recogniser's ``none`` score), for tiles the whole face. Each crop
+is also taken half-turned, since a read may see the object either way up.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision import detect
+from vision.crops import crop
+
+Image = npt.NDArray[Any]
+Quad = npt.NDArray[np.float32]
+# crops (N x h x w x 3) -> probability that each is nothing ("none")
+NoneScore = Callable[[npt.NDArray[np.uint8]], npt.NDArray[np.float32]]
+
+CARD_ASPECT = 0.714
+TILE_ASPECT = 0.72
+CARD_PATCH_HEIGHTS = (140, 200, 280)  # each card is looked at upright at these heights
+PER_CORNER = 2  # proposals kept per index corner and size
+MAX_NONE = 0.9  # a proposal the recogniser is this sure is nothing is not an index
+
+
+@dataclass
+class Placed:
+    """One object found in a capture: its outline and its grid cell (row, column)."""
+
+    quad: Quad  # TL TR BR BL, upright as laid
+    row: int
+    col: int
+
+
+@dataclass
+class Capture:
+    """What one photo of the layout gave: objects by cell, and what is wrong with it."""
+
+    placed: list[Placed]
+    problems: list[str] = field(default_factory=list)
+
+
+def _upright(box: npt.NDArray[Any], up: npt.NDArray[np.float64]) -> Quad:
+    """TL TR BR BL of a rotated rectangle (4 points) as a portrait object laid upright,
+    where ``up`` is the layout's up direction in the image."""
+    c = box.mean(axis=0)
+    e1, e2 = box[1] - box[0], box[2] - box[1]
+    long_, short = (e1, e2) if np.linalg.norm(e1) >= np.linalg.norm(e2) else (e2, e1)
+    down = long_ / max(float(np.linalg.norm(long_)), 1e-9)
+    if float(down @ up) > 0:
+        down = -down
+    right = np.array([down[1], -down[0]])
+    h, w = float(np.linalg.norm(long_)), float(np.linalg.norm(short))
+    return np.array(
+        [
+            c - right * w / 2 - down * h / 2,
+            c + right * w / 2 - down * h / 2,
+            c + right * w / 2 + down * h / 2,
+            c - right * w / 2 + down * h / 2,
+        ],
+        np.float32,
+    )
+
+
+def outlines(image: Image) -> list[Quad]:
+    """Card- or tile-shaped regions that differ from the surface (estimated at the photo's
+    border), upright with the photo's top as up."""
+    h, w = image.shape[:2]
+    scale = min(1.0, 1200 / max(h, w))
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    b = max(2, int(0.02 * min(lab.shape[:2])))
+    strips = (lab[:b], lab[-b:], lab[:, :b], lab[:, -b:])
+    border = np.concatenate([strip.reshape(-1, 3) for strip in strips])
+    dist = np.linalg.norm(lab - np.median(border, axis=0), axis=2)
+    dist8 = np.clip(dist * 2, 0, 255).astype(np.uint8)
+    _, mask = cv2.threshold(cv2.GaussianBlur(dist8, (5, 5), 0), 0, 255, cv2.THRESH_OTSU)
+    k = max(3, int(0.004 * max(lab.shape[:2])) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    min_area = mask.size / 4000
+    found = []
+    for c in contours:
+        area = cv2.contourArea(c)
+        if area < min_area:
+            continue
+        rect = cv2.minAreaRect(c)
+        rw, rh = rect[1]
+        if rw * rh <= 0 or area / (rw * rh) < 0.8 or not 0.5 < min(rw, rh) / max(rw, rh) < 0.9:
+            continue
+        found.append((area, cv2.boxPoints(rect) / scale))
+    if not found:
+        return []
+    median = float(np.median([a for a, _ in found]))
+    up = np.array([0.0, -1.0])
+    return [_upright(box, up) for a, box in found if 0.5 * median < a < 1.8 * median]
+
+
+def grid_cells(quads: Sequence[Quad], cols: int) -> Capture:
+    """Give each outline its (row, column) in a grid laid row by row, ``cols`` to a row."""
+    if not quads:
+        return Capture([])
+    q = np.asarray(quads, np.float64)
+    centres = q.mean(axis=1)
+    heights = np.linalg.norm(q[:, 3] - q[:, 0], axis=1)
+    widths = np.linalg.norm(q[:, 1] - q[:, 0], axis=1)
+    # Undo the layout's slant so rows run along x.
+    downs = (q[:, 3] + q[:, 2] - q[:, 0] - q[:, 1]) / 2
+    slant = float(np.median(np.arctan2(downs[:, 0], downs[:, 1])))
+    rot = np.array([[math.cos(slant), -math.sin(slant)], [math.sin(slant), math.cos(slant)]])
+    p = centres @ rot.T
+    h = float(np.median(heights))
+    order = np.argsort(p[:, 1])
+    row_of = np.zeros(len(p), int)
+    row_y = [p[order[0], 1]]
+    for i in order[1:]:
+        if p[i, 1] - row_y[-1] > 0.5 * h:
+            row_y.append(p[i, 1])
+        row_of[i] = len(row_y) - 1
+    xs = np.sort(p[:, 0])
+    gaps = [float(d) for d in np.diff(xs) if d > 0.5 * np.median(widths)]
+    nearest = [
+        min(abs(p[j, 0] - p[i, 0]) for j in range(len(p)) if j != i and row_of[j] == row_of[i])
+        for i in range(len(p))
+        if int((row_of == row_of[i]).sum()) > 1
+    ]
+    # The median neighbour distance: one gap left by a missing card does not skew it.
+    pitch = float(np.median(nearest)) if nearest else (min(gaps) if gaps else 1.25 * widths[0])
+    pitch_y = float(np.median(np.diff(row_y))) if len(row_y) > 1 else 1.2 * h
+    x0 = float(p[:, 0].min())
+    placed = []
+    for i in range(len(p)):
+        row = round((row_y[row_of[i]] - row_y[0]) / pitch_y)
+        col = round((p[i, 0] - x0) / pitch)
+        placed.append(Placed(np.asarray(quads[i], np.float32), row, col))
+    del cols
+    return Capture(placed)
+
+
+def upright_patch(image: Image, quad: Quad, height: int, margin: float = 0.06) -> Image:
+    """The object inside ``quad`` warped upright to ``height`` pixels, with a margin."""
+    q = np.asarray(quad, np.float64)
+    c = q.mean(axis=0)
+    grown = (c + (q - c) * (1 + 2 * margin)).astype(np.float32)
+    w = max(8, round(height * float(np.linalg.norm(q[1] - q[0]) / np.linalg.norm(q[3] - q[0]))))
+    return crop(image, grown, (w, height))
+
+
+def card_index_crops(
+    image: Image, quad: Quad, size: tuple[int, int], none_score: NoneScore
+) -> list[npt.NDArray[np.uint8]]:
+    """A card's corner indices as recogniser crops. The card is looked at upright at several
+    sizes, because the detector frames an index differently as its glyphs grow apart or run
+    together (a rank-suit pair, or one merged blob); in each index corner, the proposals the
+    recogniser finds most object-like are kept."""
+    out = []
+    for height in CARD_PATCH_HEIGHTS:
+        patch = upright_patch(image, quad, height)
+        ph, pw = patch.shape[:2]
+        proposals = detect.card_candidates(patch)
+        if not proposals:
+            continue
+        batch = np.stack([crop(patch, p, size) for p in proposals])
+        p_none = none_score(batch)
+        for corner in ((0.0, 0.0), (1.0, 1.0)):  # top-left, and bottom-right (turned)
+            fits = []
+            for k, p in enumerate(proposals):
+                cx, cy = p.mean(axis=0)
+                if abs(cx / pw - corner[0]) > 0.35 or abs(cy / ph - corner[1]) > 0.25:
+                    continue
+                axis = (p[3] + p[2] - p[0] - p[1]) / 2
+                length = float(np.linalg.norm(axis))
+                # An index stands along the card's long side and is a few ranks tall.
+                if abs(float(axis[1])) < 0.8 * length or not 0.08 * ph < length < 0.4 * ph:
+                    continue
+                if float(p_none[k]) < MAX_NONE:
+                    fits.append((float(p_none[k]), k))
+            out += [batch[k] for _, k in sorted(fits)[:PER_CORNER]]
+    return out
+
+
+def tile_crops(image: Image, quad: Quad, size: tuple[int, int]) -> list[npt.NDArray[np.uint8]]:
+    """A tile's face as a recogniser crop: its outline, and the detector's face-based quad
+    on the upright tile where it finds one (the crop a read will make)."""
+    out = [crop(image, np.asarray(quad, np.float32), size)]
+    patch = upright_patch(image, quad, 160, margin=0.25)
+    ph, pw = patch.shape[:2]
+    centre = np.array([pw / 2, ph / 2])
+    best = None
+    for p in detect.tile_candidates(patch):
+        axis = (p[3] + p[2] - p[0] - p[1]) / 2
+        if abs(float(axis[1])) < 0.8 * float(np.linalg.norm(axis)):
+            continue
+        d = float(np.linalg.norm(p.mean(axis=0) - centre))
+        if d < 0.15 * ph and (best is None or d < best[0]):
+            best = (d, p)
+    if best is not None:
+        out.append(crop(patch, best[1], size))
+    return out
+
+
+def with_half_turns(crops: list[npt.NDArray[np.uint8]]) -> list[npt.NDArray[np.uint8]]:
+    """Each crop and the same crop upside down (a read may see either)."""
+    return [c2 for c in crops for c2 in (c, np.ascontiguousarray(c[::-1, ::-1]))]

@@ -1,0 +1,195 @@
+"""One enrolment pass: the plan of what to lay out where, and each capture checked against it.
+
+:class:`Enrolment` holds a :class:`vision.reader.TableReader` (its recogniser gives the
+embeddings and the ``none`` score) and the deck's cards in notation order. :meth:`plan` says
+which cards go in which view, row by row; :meth:`capture` takes the photo of one view, finds
+the laid-out objects (:mod:`vision.enrol_layout`), puts each at its grid cell, names every
+missing, doubled, stray or unreadable position, and embeds the crops; :meth:`profile` builds
+the deck profile once every view is complete (or, when asked, from what there is).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from vision import enrol_layout
+from vision.enroll import DeckProfile, EnrolError, model_id
+from vision.labels import NONE
+from vision.reader import TableReader
+
+CONFIDENT = 0.97  # the model's own read, where this sure, may flag a card out of order
+
+
+@dataclass
+class ViewResult:
+    view: int  # 1-based
+    expected: list[str]
+    placed: dict[str, int] = field(default_factory=dict)  # token -> crops enrolled
+    problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def complete(self) -> bool:
+        return not self.problems and len(self.placed) == len(self.expected)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "view": self.view,
+            "expected": len(self.expected),
+            "enrolled": len(self.placed),
+            "complete": self.complete,
+            "problems": self.problems,
+            "warnings": self.warnings,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def _where(view: int, row: int, col: int, views: int) -> str:
+    prefix = f"view {view}, " if views > 1 else ""
+    return f"{prefix}row {row + 1}, column {col + 1}"
+
+
+class Enrolment:
+    """Enrol one deck for ``reader``'s game: ``order`` is every card once, in notation order;
+    ``cols`` x ``rows`` is the grid per view (``cols=rows=1``: one card per capture)."""
+
+    def __init__(
+        self, reader: TableReader, deck: str, order: Sequence[str], cols: int, rows: int
+    ) -> None:
+        if cols < 1 or rows < 1:
+            raise EnrolError(f"a grid needs at least 1 x 1, got {cols} x {rows}")
+        known = set(reader.recogniser.spec.decks[reader.deck])
+        unknown = [t for t in order if t not in known]
+        if unknown:
+            raise EnrolError(f"the {reader.game} recogniser has no label for {', '.join(unknown)}")
+        self.reader = reader
+        self.deck = deck
+        self.order = list(order)
+        self.cols, self.rows = cols, rows
+        per = cols * rows
+        self.views = [self.order[i : i + per] for i in range(0, len(self.order), per)]
+        self.labels: list[str] = []
+        self.crops: list[npt.NDArray[np.uint8]] = []
+        self.results: dict[int, ViewResult] = {}
+
+    def plan(self) -> list[list[list[str]]]:
+        """Per view, its rows of tokens: what the player lays out, top row first."""
+        return [
+            [v[r * self.cols : (r + 1) * self.cols] for r in range(math.ceil(len(v) / self.cols))]
+            for v in self.views
+        ]
+
+    def _none_score(self, batch: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+        logits, _ = self.reader.recogniser.run(batch)
+        probs, _ = self.reader.recogniser.probabilities(logits, self.reader.deck)
+        return probs[:, -1]
+
+    def capture(self, view: int, image: npt.NDArray[Any]) -> ViewResult:
+        """Check and embed the photo of view ``view`` (1-based). A view can be captured again;
+        the later capture replaces the earlier."""
+        if not 1 <= view <= len(self.views):
+            raise EnrolError(f"there is no view {view}: this enrolment has {len(self.views)}")
+        started = time.perf_counter()
+        expected = self.views[view - 1]
+        result = ViewResult(view, list(expected))
+        n_views = len(self.views)
+        one = self.cols == 1 and self.rows == 1
+        quads = enrol_layout.outlines(image)
+        cells = enrol_layout.grid_cells(quads, self.cols).placed
+        by_cell: dict[tuple[int, int], list[enrol_layout.Placed]] = {}
+        for p in cells:
+            by_cell.setdefault((p.row, p.col), []).append(p)
+        if one:
+            by_cell = {(0, 0): cells} if cells else {}
+        size = self.reader.recogniser.spec.crop
+        tile = self.reader.kind == "tiles"
+        view_labels: list[str] = []
+        view_crops: list[npt.NDArray[np.uint8]] = []
+        for k, token in enumerate(expected):
+            row, col = divmod(k, self.cols)
+            where = "the capture" if one else _where(view, row, col, n_views)
+            here = by_cell.pop((row, col), [])
+            if not here:
+                result.problems.append(f"{where}: nothing found; lay out {token} there")
+                continue
+            if len(here) > 1:
+                result.problems.append(
+                    f"{where}: {len(here)} objects where {token} alone should be; "
+                    "one card per place"
+                )
+                continue
+            quad = here[0].quad
+            if tile:
+                found = enrol_layout.tile_crops(image, quad, size)
+            else:
+                found = enrol_layout.card_index_crops(image, quad, size, self._none_score)
+            if not found:
+                result.problems.append(
+                    f"{where}: {token} is there but its index cannot be read (covered, blurred, "
+                    "or not face up?)"
+                )
+                continue
+            self._check_read(found[0], token, where, result)
+            crops = enrol_layout.with_half_turns(found)
+            view_labels += [token] * len(crops)
+            view_crops += crops
+            result.placed[token] = len(crops)
+        for (row, col), extra in sorted(by_cell.items()):
+            k = row * self.cols + col
+            inside = 0 <= row < self.rows and 0 <= col < self.cols
+            what = "an extra object" if inside and k >= len(expected) else "a stray object"
+            result.problems.append(
+                f"{_where(view, row, col, n_views)}: {what} ({len(extra)}) outside the plan; "
+                "remove it"
+            )
+        # Replace any earlier capture of this view.
+        keep = [i for i, lab in enumerate(self.labels) if lab not in set(expected)]
+        self.labels = [self.labels[i] for i in keep] + view_labels
+        self.crops = [self.crops[i] for i in keep] + view_crops
+        result.seconds = time.perf_counter() - started
+        self.results[view] = result
+        return result
+
+    def _check_read(
+        self, crop: npt.NDArray[np.uint8], token: str, where: str, result: ViewResult
+    ) -> None:
+        """The model's own confident read, when it names another card, is worth a warning:
+        the layout may be out of order. Not an error: on a new deck the model may be wrong."""
+        read = self.reader.recogniser.classify(crop[None], self.reader.deck)[0]
+        if read.label not in (token, NONE) and read.confidence >= CONFIDENT:
+            result.warnings.append(
+                f"{where}: expected {token}, the model reads {read.label} "
+                f"({read.confidence:.2f}); check the order"
+            )
+
+    @property
+    def missing(self) -> list[str]:
+        done = {t for r in self.results.values() for t in r.placed}
+        return [t for t in self.order if t not in done]
+
+    def profile(self, partial: bool = False) -> DeckProfile:
+        """The deck profile; refuses an incomplete deck unless ``partial``."""
+        missing = self.missing
+        if missing and not partial:
+            raise EnrolError(
+                f"the deck is incomplete: {len(missing)} of {len(self.order)} cards not enrolled "
+                f"({', '.join(missing[:12])}{' ...' if len(missing) > 12 else ''}); nothing stored"
+            )
+        if not self.crops:
+            raise EnrolError("nothing was enrolled: no card was found in any capture")
+        emb = self.reader.recogniser.run(np.stack(self.crops))[1]
+        return DeckProfile(
+            self.reader.game,
+            self.deck,
+            model_id(self.reader.recogniser.path),
+            list(self.labels),
+            emb,
+        )
