@@ -32,6 +32,7 @@ CARD_ASPECT = 0.714
 TILE_ASPECT = 0.72
 CARD_PATCH_HEIGHTS = (140, 200, 280)  # each card is looked at upright at these heights
 PER_CORNER = 2  # proposals kept per index corner and size
+NEGATIVES = 2  # clutter proposals kept per card and size, as examples of "nothing"
 MAX_NONE = 0.9  # a proposal the recogniser is this sure is nothing is not an index
 
 
@@ -159,12 +160,17 @@ def upright_patch(image: Image, quad: Quad, height: int, margin: float = 0.06) -
 
 
 def card_index_crops(
-    image: Image, quad: Quad, size: tuple[int, int], none_score: NoneScore
+    image: Image,
+    quad: Quad,
+    size: tuple[int, int],
+    none_score: NoneScore,
+    negatives: list[npt.NDArray[np.uint8]] | None = None,
 ) -> list[npt.NDArray[np.uint8]]:
     """A card's corner indices as recogniser crops. The card is looked at upright at several
     sizes, because the detector frames an index differently as its glyphs grow apart or run
     together (a rank-suit pair, or one merged blob); in each index corner, the proposals the
-    recogniser finds most object-like are kept."""
+    recogniser finds most object-like are kept. ``negatives``, when given, collects the
+    most object-like proposals away from the corners (pips, court art): this deck's clutter."""
     out = []
     for height in CARD_PATCH_HEIGHTS:
         patch = upright_patch(image, quad, height)
@@ -188,6 +194,13 @@ def card_index_crops(
                 if float(p_none[k]) < MAX_NONE:
                     fits.append((float(p_none[k]), k))
             out += [batch[k] for _, k in sorted(fits)[:PER_CORNER]]
+        if negatives is not None:
+            away = [
+                (float(p_none[k]), k)
+                for k, p in enumerate(proposals)
+                if 0.3 < p.mean(axis=0)[1] / ph < 0.7 or 0.4 < p.mean(axis=0)[0] / pw < 0.6
+            ]
+            negatives += [batch[k] for _, k in sorted(away)[:NEGATIVES]]
     return out
 
 

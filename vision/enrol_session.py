@@ -79,6 +79,8 @@ class Enrolment:
         self.labels: list[str] = []
         self.crops: list[npt.NDArray[np.uint8]] = []
         self.results: dict[int, ViewResult] = {}
+        self.clutter: dict[int, list[npt.NDArray[np.uint8]]] = {}
+        self.negatives = True
 
     def plan(self) -> list[list[list[str]]]:
         """Per view, its rows of tokens: what the player lays out, top row first."""
@@ -113,6 +115,7 @@ class Enrolment:
         tile = self.reader.kind == "tiles"
         view_labels: list[str] = []
         view_crops: list[npt.NDArray[np.uint8]] = []
+        clutter: list[npt.NDArray[np.uint8]] = []
         for k, token in enumerate(expected):
             row, col = divmod(k, self.cols)
             where = "the capture" if one else _where(view, row, col, n_views)
@@ -130,7 +133,9 @@ class Enrolment:
             if tile:
                 found = enrol_layout.tile_crops(image, quad, size)
             else:
-                found = enrol_layout.card_index_crops(image, quad, size, self._none_score)
+                found = enrol_layout.card_index_crops(
+                    image, quad, size, self._none_score, clutter if self.negatives else None
+                )
             if not found:
                 result.problems.append(
                     f"{where}: {token} is there but its index cannot be read (covered, blurred, "
@@ -154,6 +159,7 @@ class Enrolment:
         keep = [i for i, lab in enumerate(self.labels) if lab not in set(expected)]
         self.labels = [self.labels[i] for i in keep] + view_labels
         self.crops = [self.crops[i] for i in keep] + view_crops
+        self.clutter[view] = clutter
         result.seconds = time.perf_counter() - started
         self.results[view] = result
         return result
@@ -185,11 +191,12 @@ class Enrolment:
             )
         if not self.crops:
             raise EnrolError("nothing was enrolled: no card was found in any capture")
-        emb = self.reader.recogniser.run(np.stack(self.crops))[1]
+        clutter = [c for crops in self.clutter.values() for c in crops]
+        emb = self.reader.recogniser.run(np.stack(self.crops + clutter))[1]
         return DeckProfile(
             self.reader.game,
             self.deck,
             model_id(self.reader.recogniser.path),
-            list(self.labels),
+            [*self.labels, *[NONE] * len(clutter)],
             emb,
         )

@@ -134,7 +134,7 @@ class TableReader:
         ):
             # The detector over-proposes; whether a crop is anything at all is the model's
             # call (it saw every kind of clutter), which card it is the profile's.
-            if p_none >= PROFILE_NONE_GATE:
+            if p_none >= PROFILE_NONE_GATE or label == NONE:
                 reads.append(Read(NONE, float(p_none), alts, float(p_none)))
             else:
                 reads.append(Read(label, conf, alts, float(p_none)))

@@ -9,6 +9,7 @@ import typer
 # Importing a module registers its commands; one module per area keeps them small.
 import host.cli.calibrate  # (table calibration and zones)
 import host.cli.device  # (the table device and its firmware)
+import host.cli.enroll  # (deck enrolment)
 import host.cli.run  # noqa: F401  (the application: serve, run, play, token, export, import)
 from host.cli import allin, cactus, demo, fourcolor, replay, rummikub  # noqa: F401
 from host.cli import vision as _vision  # noqa: F401

@@ -34,6 +34,13 @@ def read(
         Path | None,
         typer.Option("--annotate", help="Write the image with quads and labels drawn (PNG)."),
     ] = None,
+    deck: Annotated[
+        str | None,
+        typer.Option("--deck", help="Read with this enrolled deck (see `tableref enroll`)."),
+    ] = None,
+    data_dir: Annotated[
+        Path | None, typer.Option("--data-dir", help="Where enrolled decks live.")
+    ] = None,
 ) -> None:
     """Find and name every tile or card corner index in each image."""
     from vision.annotate import draw
@@ -42,9 +49,11 @@ def read(
 
     if annotate is not None and len(images) > 1:
         raise InputError("--annotate takes one image at a time")
+    from vision.enroll import EnrolError
+
     try:
-        reader = TableReader(game.value)
-    except ModelError as exc:
+        reader = TableReader(game.value, deck=deck, data_dir=data_dir)
+    except (ModelError, EnrolError, ValueError) as exc:
         raise InputError(str(exc)) from exc
     results = []
     for path in images:
