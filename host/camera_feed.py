@@ -7,9 +7,11 @@ the referee's business.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any, Literal
 
 from host.cli.common import InputError
@@ -17,6 +19,7 @@ from host.referee import Table
 from host.table.reads import FrameRead
 
 Reader = Callable[[Any], FrameRead]
+log = logging.getLogger(__name__)
 
 # The referee's deck -> the vision reader that knows its faces.
 # The referee's deck -> the name vision reads it under (vision.reader.Game).
@@ -28,8 +31,9 @@ VISION_GAMES: dict[str, VisionGame] = {
 }
 
 
-def reader_for(deck: str) -> Reader:
-    """Vision's table reader for a deck, wrapped to give the referee's FrameRead."""
+def reader_for(deck: str, enrolled: str | None = None, data_dir: Path | None = None) -> Reader:
+    """Vision's table reader for a deck, wrapped to give the referee's FrameRead; with
+    ``enrolled``, it reads with that enrolled deck profile where one exists for the game."""
     if deck not in VISION_GAMES:
         raise InputError(
             f"vision does not read the {deck} deck yet (it reads: {', '.join(VISION_GAMES)}); "
@@ -40,6 +44,8 @@ def reader_for(deck: str) -> Reader:
     except ImportError as exc:
         raise InputError(f"the vision pipeline is not available here ({exc})") from None
     reader = TableReader(VISION_GAMES[deck])
+    if enrolled is not None:
+        _use_enrolled(reader, enrolled, data_dir)
 
     def read(image: Any) -> FrameRead:
         reading = reader.read(image)
@@ -54,6 +60,17 @@ def reader_for(deck: str) -> Reader:
         )
 
     return read
+
+
+def _use_enrolled(reader: Any, name: str, data_dir: Path | None) -> None:
+    """Read with the table's enrolled deck; a game it was not enrolled for (or a profile made
+    by an older model) is read by the model alone, and the log says why."""
+    from vision.enroll import EnrolError
+
+    try:
+        reader.use_deck(name, data_dir)
+    except EnrolError as exc:
+        log.warning("reading %s without an enrolled deck: %s", reader.game, exc)
 
 
 class CameraFeed:
@@ -71,13 +88,20 @@ class CameraFeed:
         self.read_ms: list[float] = []
 
     @classmethod
-    def open(cls, spec: str, table: Table) -> CameraFeed:
-        """A feed from a camera index, video file or image folder, read by the vision pipeline."""
+    def open(
+        cls, spec: str, table: Table, enrolled: str | None = None, data_dir: Path | None = None
+    ) -> CameraFeed:
+        """A feed from a camera index, video file or image folder, read by the vision pipeline
+        (with the ``enrolled`` deck profile where the game has one)."""
         try:
             from vision.camera import frames
         except ImportError as exc:
             raise InputError(f"the vision pipeline is not available here ({exc})") from None
-        return cls((frame.image for frame in frames(spec)), table)
+        return cls(
+            (frame.image for frame in frames(spec)),
+            table,
+            lambda deck: reader_for(deck, enrolled, data_dir),
+        )
 
     def run(self) -> None:
         for index, image in enumerate(self.frames):

@@ -61,6 +61,12 @@ class Settings(BaseSettings):
         description="Camera index, video file or image folder; none means replay/manual.",
     )
 
+    deck: str | None = Field(
+        default=None,
+        description="The table's enrolled deck (`tableref enroll --deck NAME`): the camera reads "
+        "with its profile for every game it was enrolled for; none: the models alone.",
+    )
+
     @property
     def db_path(self) -> Path:
         return self.data_dir / "tableref.sqlite3"

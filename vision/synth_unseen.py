@@ -258,11 +258,16 @@ def render_tile(label: str, rng: np.random.Generator, height: int = 96) -> Image
 
 
 # -- whole scenes ---------------------------------------------------------------------------
-def scene(game: str, rng: np.random.Generator, size: tuple[int, int] = (1000, 750)) -> Scene:
+def scene(
+    game: str,
+    rng: np.random.Generator,
+    size: tuple[int, int] = (1000, 750),
+    layout: str | None = None,
+) -> Scene:
     """A table scene of the unseen deck: ``synth``'s layouts, surfaces and lighting."""
     if game == "rummikub":
-        return synth.tile_scene(rng, size, face=render_tile)
-    return synth.card_scene(rng, game, size, face=render_card)  # type: ignore[arg-type]
+        return synth.tile_scene(rng, size, layout=layout, face=render_tile)
+    return synth.card_scene(rng, game, size, layout=layout, face=render_card)  # type: ignore[arg-type]
 
 
 @dataclass
@@ -270,7 +275,7 @@ class Layout:
     """One enrolment capture: the image, and the cards (or tiles) laid out in it."""
 
     image: Image
-    labels: list[str]  # in reading order
+    labels: list[str]  # in reading order ("" for an empty place)
     quads: list[Quad]  # each object's whole face, TL TR BR BL
     truths: list[Truth]  # what a reader should find (tiles, or cards' corner indices)
 
@@ -286,7 +291,8 @@ def layout_scene(
     tilt: float = 3.0,
 ) -> Layout:
     """The layout ``tableref enroll`` asks for: ``labels`` row by row, ``cols`` to a row, laid
-    upright and apart on a plain surface, photographed a little askew."""
+    upright and apart on a plain surface, photographed a little askew. An empty label leaves
+    its place empty."""
     n = len(labels)
     rows = max(1, math.ceil(n / cols))
     tile = game == "rummikub"
@@ -302,6 +308,8 @@ def layout_scene(
     quads: list[Quad] = []
     truths: list[Truth] = []
     for k, label in enumerate(labels):
+        if not label:
+            continue  # a place left empty (a card missing from the layout)
         r, c = divmod(k, cols)
         cx = x_start + c * pitch_x + rng.normal(0, obj_w * 0.03)
         cy = y_start + r * pitch_y + rng.normal(0, obj_h * 0.03)

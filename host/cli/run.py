@@ -79,7 +79,7 @@ def run(
 
     settings = _settings(data_dir=data_dir, host=host, port=port, device=device, camera=camera)
     table = build_table(settings)
-    feed = CameraFeed.open(settings.camera or "0", table)
+    feed = CameraFeed.open(settings.camera or "0", table, settings.deck, settings.data_dir)
     threading.Thread(target=feed.run, name="camera", daemon=True).start()
     serve_table(settings, table)
 
