@@ -31,9 +31,11 @@ NoneScore = Callable[[npt.NDArray[np.uint8]], npt.NDArray[np.float32]]
 CARD_ASPECT = 0.714
 TILE_ASPECT = 0.72
 CARD_PATCH_HEIGHTS = (140, 200, 280)  # each card is looked at upright at these heights
+TILE_PATCH_HEIGHTS = (48, 64, 84)  # tiles are about this tall where the detector looks
 PER_CORNER = 2  # proposals kept per index corner and size
 NEGATIVES = 2  # clutter proposals kept per card and size, as examples of "nothing"
 MAX_NONE = 0.9  # a proposal the recogniser is this sure is nothing is not an index
+JITTERS = 0  # jittered copies per crop: measured no better than the detector's own variety
 
 
 @dataclass
@@ -193,7 +195,8 @@ def card_index_crops(
                     continue
                 if float(p_none[k]) < MAX_NONE:
                     fits.append((float(p_none[k]), k))
-            out += [batch[k] for _, k in sorted(fits)[:PER_CORNER]]
+            for _, k in sorted(fits)[:PER_CORNER]:
+                out += [batch[k], *jittered(patch, proposals[k], size)]
         if negatives is not None:
             away = [
                 (float(p_none[k]), k)
@@ -204,23 +207,50 @@ def card_index_crops(
     return out
 
 
-def tile_crops(image: Image, quad: Quad, size: tuple[int, int]) -> list[npt.NDArray[np.uint8]]:
-    """A tile's face as a recogniser crop: its outline, and the detector's face-based quad
-    on the upright tile where it finds one (the crop a read will make)."""
-    out = [crop(image, np.asarray(quad, np.float32), size)]
-    patch = upright_patch(image, quad, 160, margin=0.25)
-    ph, pw = patch.shape[:2]
-    centre = np.array([pw / 2, ph / 2])
-    best = None
-    for p in detect.tile_candidates(patch):
-        axis = (p[3] + p[2] - p[0] - p[1]) / 2
-        if abs(float(axis[1])) < 0.8 * float(np.linalg.norm(axis)):
+def tile_crops(
+    image: Image, quad: Quad, size: tuple[int, int], none_score: NoneScore
+) -> list[npt.NDArray[np.uint8]]:
+    """A tile as recogniser crops: the detector's proposals on the tile, looked at upright at
+    the sizes tiles have in play photos (the detector frames a tile from its face, or from
+    its number's size, which then sits in the middle), the most object-like first."""
+    out = []
+    for height in TILE_PATCH_HEIGHTS:
+        patch = upright_patch(image, quad, 2 * height, margin=0.5)
+        ph, pw = patch.shape[:2]
+        proposals = detect.tile_candidates(patch)
+        if not proposals:
             continue
-        d = float(np.linalg.norm(p.mean(axis=0) - centre))
-        if d < 0.15 * ph and (best is None or d < best[0]):
-            best = (d, p)
-    if best is not None:
-        out.append(crop(patch, best[1], size))
+        batch = np.stack([crop(patch, p, size) for p in proposals])
+        p_none = none_score(batch)
+        fits = []
+        for k, p in enumerate(proposals):
+            cx, cy = p.mean(axis=0)
+            axis = (p[3] + p[2] - p[0] - p[1]) / 2
+            length = float(np.linalg.norm(axis))
+            inside = abs(cx / pw - 0.5) < 0.2 and abs(cy / ph - 0.5) < 0.25
+            # Upright (either way up) and about a tile tall: the tile is half the patch.
+            if inside and abs(float(axis[1])) > 0.8 * length and 0.25 * ph < length < 0.8 * ph:
+                fits.append((float(p_none[k]), k))
+        for _, k in sorted(fits)[:PER_CORNER]:
+            out += [batch[k], *jittered(patch, proposals[k], size)]
+    return out
+
+
+def jittered(
+    image: Image, quad: Quad, size: tuple[int, int], n: int | None = None, seed: int = 0
+) -> list[npt.NDArray[np.uint8]]:
+    """``n`` crops of ``quad`` shifted, scaled and turned a little, as the detector's quads
+    vary from photo to photo: the profile then holds the spread a read will meet."""
+    rng = np.random.default_rng(seed)
+    q = np.asarray(quad, np.float64)
+    c = q.mean(axis=0)
+    side = float(np.linalg.norm(q[1] - q[0]))
+    out = []
+    for _ in range(JITTERS if n is None else n):
+        a = math.radians(rng.normal(0, 4))
+        rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        moved = c + ((q - c) @ rot.T) * rng.uniform(0.9, 1.1) + rng.normal(0, 0.06 * side, 2)
+        out.append(crop(image, moved.astype(np.float32), size))
     return out
 
 

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision import enrol_layout
-from vision.enroll import DeckProfile, EnrolError, model_id
+from vision.enroll import DeckProfile, EnrolError, model_id, model_weight
 from vision.labels import NONE
 from vision.reader import TableReader
 
@@ -131,7 +131,7 @@ class Enrolment:
                 continue
             quad = here[0].quad
             if tile:
-                found = enrol_layout.tile_crops(image, quad, size)
+                found = enrol_layout.tile_crops(image, quad, size, self._none_score)
             else:
                 found = enrol_layout.card_index_crops(
                     image, quad, size, self._none_score, clutter if self.negatives else None
@@ -192,11 +192,17 @@ class Enrolment:
         if not self.crops:
             raise EnrolError("nothing was enrolled: no card was found in any capture")
         clutter = [c for crops in self.clutter.values() for c in crops]
-        emb = self.reader.recogniser.run(np.stack(self.crops + clutter))[1]
+        logits, emb = self.reader.recogniser.run(np.stack(self.crops + clutter))
+        probs, names = self.reader.recogniser.probabilities(
+            logits[: len(self.crops)], self.reader.deck
+        )
+        read = [names[int(i)] for i in probs[:, :-1].argmax(axis=1)]
+        accuracy = float(np.mean([a == b for a, b in zip(read, self.labels, strict=True)]))
         return DeckProfile(
             self.reader.game,
             self.deck,
             model_id(self.reader.recogniser.path),
             [*self.labels, *[NONE] * len(clutter)],
             emb,
+            model_weight=model_weight(accuracy),
         )

@@ -66,6 +66,10 @@ class DeckProfile:
     labels: list[str]  # one per embedding row (a card may have several: corners, turns)
     embeddings: NDArray[np.float32]  # N x d, unit length
     passes: int = 1  # how many times the deck was laid out and captured
+    # How much the model's own opinion weighs beside the profile's (log-probabilities added
+    # to similarities / TEMPERATURE): measured at enrolment by how well the model reads this
+    # deck; 0 for a deck it cannot read.
+    model_weight: float = 0.0
 
     def __post_init__(self) -> None:
         self.embeddings = _normalise(self.embeddings)
@@ -77,12 +81,9 @@ class DeckProfile:
         """The enrolled cards, each once, in the order they were enrolled."""
         return list(dict.fromkeys(self.labels))
 
-    def classify(
-        self, embeddings: NDArray[np.float32], top: int = 3
-    ) -> list[tuple[str, float, list[tuple[str, float]]]]:
-        """(label, confidence, alternatives) per embedding, by nearest enrolled card."""
-        if len(embeddings) == 0:
-            return []
+    def similarities(self, embeddings: NDArray[np.float32]) -> tuple[list[str], NDArray[Any]]:
+        """(label names, N x labels): each embedding's cosine similarity to the nearest
+        enrolled example of each label."""
         sims = _normalise(embeddings) @ self.embeddings.T  # N x M
         names = sorted(set(self.labels))
         per_label = np.full((len(sims), len(names)), -1.0, np.float32)
@@ -90,7 +91,23 @@ class DeckProfile:
         for j, label in enumerate(self.labels):
             k = col[label]
             per_label[:, k] = np.maximum(per_label[:, k], sims[:, j])
+        return names, per_label
+
+    def classify(
+        self,
+        embeddings: NDArray[np.float32],
+        top: int = 3,
+        prior: Callable[[list[str]], NDArray[Any]] | None = None,
+    ) -> list[tuple[str, float, list[tuple[str, float]]]]:
+        """(label, confidence, alternatives) per embedding, by nearest enrolled card.
+        ``prior``, given the label names, returns N x labels log-probabilities to add (the
+        model's own opinion, weighed in)."""
+        if len(embeddings) == 0:
+            return []
+        names, per_label = self.similarities(embeddings)
         z = per_label / TEMPERATURE
+        if prior is not None:
+            z = z + prior(names)
         z -= z.max(axis=1, keepdims=True)
         p = np.exp(z)
         p /= p.sum(axis=1, keepdims=True)
@@ -112,6 +129,7 @@ class DeckProfile:
             [*self.labels, *other.labels],
             np.concatenate([self.embeddings, other.embeddings]),
             self.passes + other.passes,
+            min(self.model_weight, other.model_weight),
         )
 
     # -- storage: JSON metadata beside an .npy of the embeddings -----------------------------
@@ -126,6 +144,7 @@ class DeckProfile:
             "model": self.model,
             "labels": self.labels,
             "passes": self.passes,
+            "model_weight": self.model_weight,
         }
         tmp = path.with_suffix(".json.tmp")
         tmp.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
@@ -152,11 +171,20 @@ class DeckProfile:
                 [str(x) for x in meta["labels"]],
                 emb,
                 int(meta.get("passes", 1)),
+                float(meta.get("model_weight", 0.0)),
             )
         except (OSError, KeyError, ValueError) as exc:
             if isinstance(exc, EnrolError):
                 raise
             raise EnrolError(f"deck profile {path} is unreadable: {exc}") from exc
+
+
+def model_weight(model_accuracy: float) -> float:
+    """The model's weight beside the profile, from how many of the enrolled crops the model
+    reads right by itself: none up to a coin toss (on such a deck its guesses mislead),
+    rising to 2 where it reads 85% or more (then it still knows what a number looks like
+    better than one photo of each tile shows)."""
+    return float(np.clip((model_accuracy - 0.5) / 0.35 * 2.0, 0.0, 2.0))
 
 
 def model_id(path: str | Path) -> str:

@@ -127,14 +127,30 @@ class TableReader:
         if self.profile is None:
             return self.recogniser.classify(batch, self.deck)
         logits, emb = self.recogniser.run(batch)
-        probs, _ = self.recogniser.probabilities(logits, self.deck)
+        probs, model_names = self.recogniser.probabilities(logits, self.deck)
+        log_p = np.log(probs + 1e-6)
+        index = {n: i for i, n in enumerate(model_names)}
+        weight = self.profile.model_weight
+
+        def prior(names: list[str]) -> npt.NDArray[Any]:
+            cols = [index.get(n, len(model_names) - 1) for n in names]
+            return np.asarray(weight * log_p[:, cols], np.float32)
+
+        # The detector over-proposes; whether a crop is anything at all is the model's call
+        # (it saw every kind of clutter), which card it is the profile's. Where the model
+        # cannot read this deck (weight 0) its probability spreads over the labels, so only
+        # its none score counts; where it can, it must also find the object as it would alone.
+        best = probs[:, :-1].max(axis=1)
+        own = (best >= probs[:, -1]) & (best >= self.min_confidence)
         reads = []
-        for p_none, (label, conf, alts) in zip(
-            probs[:, -1], self.profile.classify(emb), strict=True
+        for p_none, plain, (label, conf, alts) in zip(
+            probs[:, -1],
+            own,
+            self.profile.classify(emb, prior=prior if weight else None),
+            strict=True,
         ):
-            # The detector over-proposes; whether a crop is anything at all is the model's
-            # call (it saw every kind of clutter), which card it is the profile's.
-            if p_none >= PROFILE_NONE_GATE or label == NONE:
+            alts = [a for a in alts if a[0] != NONE]
+            if p_none >= PROFILE_NONE_GATE or label == NONE or (weight and not plain):
                 reads.append(Read(NONE, float(p_none), alts, float(p_none)))
             else:
                 reads.append(Read(label, conf, alts, float(p_none)))

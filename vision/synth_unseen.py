@@ -9,8 +9,8 @@ deck. What changes against ``vision.synth``'s trained styles:
   ring club), an ivory paper, and the index set lower and further in, with the suit smaller.
 * **All In**: new icons for the clock (a dial with a cut-out face), mask (a domino mask),
   beetle (a spotted ladybird) and tree (a round crown), a different rune, new inks.
-* **Tiles**: a bluish-white face without the hollow circle, numbers high on the tile in the
-  same unseen fonts, a colour dot under them, gold instead of orange, teal-blue, crimson and
+* **Tiles**: a bluish-white face without the hollow circle, numbers in the same unseen fonts, a
+  thin colour bar low on the tile, gold instead of orange, teal-blue, crimson and
   charcoal inks, and star jokers in place of the smiling faces.
 
 Whole scenes reuse ``vision.synth``'s composition (surfaces, layouts, lighting, camera), with
@@ -175,7 +175,7 @@ def render_card(
         rank_mask = synth._stack([_text(c, font, int(rank_h * 0.5)) for c in rank])
     else:
         rank_mask = _text(rank, font, rank_h)
-    suit_mask = icon(suit, int(rank_h * rng.uniform(0.55, 0.7)))
+    suit_mask = icon(suit, int(rank_h * rng.uniform(0.75, 0.9)))
     margin_x = w * rng.uniform(0.1, 0.13)
     top = h * rng.uniform(0.06, 0.08)
     gap = rank_h * rng.uniform(0.15, 0.3)
@@ -217,7 +217,9 @@ def render_tile(label: str, rng: np.random.Generator, height: int = 96) -> Image
     base = synth._jitter((242, 236, 228), rng, 8)  # bluish white
     face = np.zeros((h, w, 3), np.uint8)
     face[:] = base
-    cv2.rectangle(face, (0, 0), (w - 1, h - 1), (150, 140, 130), max(2, h // 30))
+    # A faint grey-blue edge (a dark one would hide the tile's outline from the detector).
+    edge = tuple(int(v * 0.9) for v in base)
+    cv2.rectangle(face, (0, 0), (w - 1, h - 1), edge, max(2, h // 30))
     cx, cy = w / 2, h * rng.uniform(0.36, 0.4)
     if label in synth.TILE_JOKERS:
         star = icon("star", int(h * 0.34))
@@ -252,8 +254,10 @@ def render_tile(label: str, rng: np.random.Generator, height: int = 96) -> Image
         scale = w * 0.8 / mask.shape[1]
         mask = cv2.resize(mask, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     synth._paste(face, mask, ink, cx, cy)
-    radius = max(2, h // 22)
-    cv2.circle(face, (int(cx), int(h * 0.68)), radius, ink, -1, cv2.LINE_AA)
+    # A thin coloured bar low on the tile (this set's maker mark), well apart from the number.
+    bar_w, bar_h = int(w * 0.36), max(1, h // 40)
+    y = int(h * 0.84)
+    cv2.rectangle(face, (int(cx - bar_w / 2), y), (int(cx + bar_w / 2), y + bar_h), ink, -1)
     return face
 
 
