@@ -142,18 +142,21 @@ class TableReader:
         # its none score counts; where it can, it must also find the object as it would alone.
         best = probs[:, :-1].max(axis=1)
         own = (best >= probs[:, -1]) & (best >= self.min_confidence)
+        own_label = [model_names[int(i)] for i in probs[:, :-1].argmax(axis=1)]
+        # A partly enrolled deck: the cards left out are the model's to name.
+        left_out = set(model_names[:-1]) - set(self.profile.labels)
         reads = []
-        for p_none, plain, (label, conf, alts) in zip(
-            probs[:, -1],
-            own,
-            self.profile.classify(emb, prior=prior if weight else None),
-            strict=True,
+        for k, (label, conf, alts) in enumerate(
+            self.profile.classify(emb, prior=prior if weight else None)
         ):
+            p_none = float(probs[k, -1])
             alts = [a for a in alts if a[0] != NONE]
-            if p_none >= PROFILE_NONE_GATE or label == NONE or (weight and not plain):
-                reads.append(Read(NONE, float(p_none), alts, float(p_none)))
+            if own[k] and own_label[k] in left_out:
+                reads.append(Read(own_label[k], float(best[k]), alts, p_none))
+            elif p_none >= PROFILE_NONE_GATE or label == NONE or (weight and not own[k]):
+                reads.append(Read(NONE, p_none, alts, p_none))
             else:
-                reads.append(Read(label, conf, alts, float(p_none)))
+                reads.append(Read(label, conf, alts, p_none))
         return reads
 
     def _rank(self, read: Read) -> float:

@@ -211,7 +211,7 @@ def enroll(
 
     def render() -> None:
         typer.echo(
-            f"enrolled {result['cards']} of {len(order)} {game} cards as deck {deck!r} "
+            f"enrolled {result['cards']} of the {len(order)} cards of the {game} deck as {deck!r} "
             f"in {result['seconds']:.1f} s (pass {profile.passes}); saved {path}"
         )
         if result["missing"]:
