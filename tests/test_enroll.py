@@ -88,3 +88,22 @@ def test_profiles_are_stored_per_game_and_deck(tmp_path: Path) -> None:
     path.with_suffix(".npy").write_bytes(b"garbage")
     with pytest.raises(enroll.EnrolError, match="unreadable"):
         enroll.DeckProfile.load("fourcolor", "grandma", tmp_path)
+
+
+def test_grid_cells_keep_the_place_of_a_missing_card() -> None:
+    from vision.enrol_layout import grid_cells
+
+    rng = np.random.default_rng(3)
+    turn = np.deg2rad(8.0)
+    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    quads, cells = [], []
+    for k in range(15):
+        if k == 7:
+            continue  # row 2, column 3 left empty
+        r, c = divmod(k, 5)
+        centre = rot @ np.array([100 + c * 90.0, 100 + r * 130.0]) + rng.normal(0, 3, 2)
+        q = card_quad(centre[0], centre[1], 60, 84, 8.0 + float(rng.normal(0, 2)))
+        quads.append(q.astype(np.float32))
+        cells.append((r, c))
+    placed = grid_cells(quads).placed
+    assert [(p.row, p.col) for p in placed] == cells

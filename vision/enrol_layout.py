@@ -111,8 +111,10 @@ def outlines(image: Image) -> list[Quad]:
     return [_upright(box, up) for a, box in found if 0.5 * median < a < 1.8 * median]
 
 
-def grid_cells(quads: Sequence[Quad], cols: int) -> Capture:
-    """Give each outline its (row, column) in a grid laid row by row, ``cols`` to a row."""
+def grid_cells(quads: Sequence[Quad]) -> Capture:
+    """Give each outline its (row, column) in a grid laid row by row: rows are bands a card
+    apart, columns the median spacing of neighbours, counted from the leftmost and topmost
+    object (so a gap left by a missing card keeps its place)."""
     if not quads:
         return Capture([])
     q = np.asarray(quads, np.float64)
@@ -148,7 +150,6 @@ def grid_cells(quads: Sequence[Quad], cols: int) -> Capture:
         row = round((row_y[row_of[i]] - row_y[0]) / pitch_y)
         col = round((p[i, 0] - x0) / pitch)
         placed.append(Placed(np.asarray(quads[i], np.float32), row, col))
-    del cols
     return Capture(placed)
 
 

@@ -105,7 +105,7 @@ class Enrolment:
         n_views = len(self.views)
         one = self.cols == 1 and self.rows == 1
         quads = enrol_layout.outlines(image)
-        cells = enrol_layout.grid_cells(quads, self.cols).placed
+        cells = enrol_layout.grid_cells(quads).placed
         by_cell: dict[tuple[int, int], list[enrol_layout.Placed]] = {}
         for p in cells:
             by_cell.setdefault((p.row, p.col), []).append(p)
