@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision import enrol_layout
+from vision.crops import crop
 from vision.enroll import DeckProfile, EnrolError, model_id, model_weight
 from vision.labels import NONE
 from vision.reader import TableReader
@@ -112,7 +113,6 @@ class Enrolment:
         if one:
             by_cell = {(0, 0): cells} if cells else {}
         size = self.reader.recogniser.spec.crop
-        tile = self.reader.kind == "tiles"
         view_labels: list[str] = []
         view_crops: list[npt.NDArray[np.uint8]] = []
         clutter: list[npt.NDArray[np.uint8]] = []
@@ -130,12 +130,14 @@ class Enrolment:
                 )
                 continue
             quad = here[0].quad
-            if tile:
+            if self.reader.kind == "tiles":
                 found = enrol_layout.tile_crops(image, quad, size, self._none_score)
-            else:
+            elif self.reader.kind == "cards":
                 found = enrol_layout.card_index_crops(
                     image, quad, size, self._none_score, clutter if self.negatives else None
                 )
+            else:
+                found = self._read_crops(image, quad)
             if not found:
                 result.problems.append(
                     f"{where}: {token} is there but its index cannot be read (covered, blurred, "
@@ -163,6 +165,17 @@ class Enrolment:
         result.seconds = time.perf_counter() - started
         self.results[view] = result
         return result
+
+    def _read_crops(self, image: npt.NDArray[Any], quad: enrol_layout.Quad) -> list[Any]:
+        """Any other reader (a deck whose framing this module does not know): the objects the
+        reader itself finds on the card, looked at upright, most confident first."""
+        size = self.reader.recogniser.spec.crop
+        out = []
+        for height in enrol_layout.CARD_PATCH_HEIGHTS:
+            patch = enrol_layout.upright_patch(image, quad, height)
+            objects = sorted(self.reader.read(patch).objects, key=lambda o: -o.confidence)
+            out += [crop(patch, o.quad, size) for o in objects[: enrol_layout.PER_CORNER]]
+        return out
 
     def _check_read(
         self, crop: npt.NDArray[np.uint8], token: str, where: str, result: ViewResult
