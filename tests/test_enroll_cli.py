@@ -108,7 +108,16 @@ def test_a_missing_card_is_named_and_nothing_stored(
         "--data-dir", str(tmp_path), "--partial",
     )  # fmt: skip
     assert code == 0 and "missing (read by the model alone): 7b" in out
-    assert "7b" not in DeckProfile.load(GAME, "mine", tmp_path).cards
+    first = DeckProfile.load(GAME, "mine", tmp_path)
+    assert "7b" not in first.cards and first.passes == 1
+    # --add: a second pass joins the stored profile.
+    code, out, _ = run(
+        capsys, "enroll", "--game", GAME, "--deck", "mine", "--source", str(photos["short"]),
+        "--data-dir", str(tmp_path), "--partial", "--add", "--json",
+    )  # fmt: skip
+    both = DeckProfile.load(GAME, "mine", tmp_path)
+    assert code == 0 and json.loads(out)["passes"] == 2 and both.passes == 2
+    assert len(both.labels) == 2 * len(first.labels)
 
 
 def test_plan_list_remove_and_bad_names(
