@@ -24,9 +24,12 @@ class FourColorAdapter(TableAdapter):
     game = "fourcolor"
     deck = "fourcolor"
     triggers = ("hu", "drawn", "deal")
+    # Only the winning card lies in the middle: the seats reach further in, so a winner's
+    # melds fit between their hand and the middle.
+    centre_box = (0.35, 0.35, 0.65, 0.65)
 
     def facts(self, view: TableView) -> Facts:
-        zones = by_zone(view.objects, self.players, view.width, view.height)
+        zones = by_zone(view.objects, self.players, view.width, view.height, self.centre_box)
         centre = sorted(zones.pop(CENTRE), key=lambda o: o.id)  # newest last
         cx, cy = view.width / 2, view.height / 2
         seats: dict[str, dict[str, Any]] = {}
