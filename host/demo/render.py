@@ -4,8 +4,9 @@ A layout (host/demo/layout.py, 1000 × 750 like vision's training scenes) is com
 vision's own scenes are (vision/synth.py): the faces vision's renderers draw for the deck (for
 Four Color and Cactus cards one deck style per game, as one box is used all night; tiles and
 playing cards vary face by face as in vision's scenes; each label keeps its face all game),
-warped onto their places with a drop shadow on a table surface, then one room light, lens blur, sensor noise and JPEG
-compression (the same each frame: the camera and the room do not change during a game). A
+warped onto their places with a drop shadow on a table surface, then one room light, lens
+blur, sensor noise and JPEG compression (the same each frame: the camera and the room do not
+change during a game). A
 hand over the table is painted as vision/synth_sequence.py paints one, and the camera's frame
 gate (vision.stability.FrameGate) decides which frames to skip, not the script. A steady frame
 step stands for a still moment of the table: the gate watches that image until it accepts it.
