@@ -37,7 +37,8 @@ Reader = Callable[[Any], FrameRead]
 
 # The room: lights a game night has (vision's scenes also draw dim light and glare spots).
 LIGHTS = ("even", "warm", "bright", "gradient")
-SURFACES = ("wood", "white", "marble", "cloth")
+SURFACES = ("wood", "white", "marble", "cloth")  # vision/synth.py's tables for tiles and cards
+FCC_SURFACES = ("wood", "felt", "plain")  # vision/synth_table.py's, for Four Color and Cactus
 # Vision's renderer of each deck's faces (vision/synth_<deck>.py) where it has its own.
 FACE_MODULES = {"fourcolor": "vision.synth_fourcolor", "cactus": "vision.synth_cactus"}
 
@@ -68,7 +69,13 @@ class Renderer:
         self.deck = deck
         self.seed = seed
         self.rng = np.random.default_rng(seed)
-        self.surface = render_surface(SURFACES[seed % len(SURFACES)], WIDTH, HEIGHT, self.rng)
+        if deck in FACE_MODULES:
+            from vision.synth_table import table_texture
+
+            kind = FCC_SURFACES[seed % len(FCC_SURFACES)]
+            self.surface = table_texture(self.rng, HEIGHT, WIDTH, kind)
+        else:
+            self.surface = render_surface(SURFACES[seed % len(SURFACES)], WIDTH, HEIGHT, self.rng)
         self.light = LIGHTS[seed % len(LIGHTS)]
         self.style: Any = None
         if deck in FACE_MODULES:
