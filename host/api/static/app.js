@@ -207,8 +207,9 @@ const OPTIONS = {
   ],
   allin: [
     { key: "side", type: "select", value: "A", choices: ["A", "B"] },
-    { key: "enchanted_discard", type: "checkbox", value: false },
-    { key: "closed_minds_eye", type: "checkbox", value: false },
+    // the two discard variants exclude each other: one choice, sent as its flag
+    { key: "discard", type: "select", value: "none", flag: true,
+      choices: ["none", "enchanted_discard", "closed_minds_eye"] },
     { key: "heirs_of_the_prophets", type: "checkbox", value: false },
   ],
   fourcolor: [
@@ -232,7 +233,7 @@ function renderOptions() {
     let input;
     if (opt.type === "select") {
       input = document.createElement("select");
-      for (const c of opt.choices) input.append(new Option(c, c));
+      for (const c of opt.choices) input.append(new Option(opt.flag ? t(`opt_${c}`) : c, c));
       input.value = opt.value;
     } else {
       input = document.createElement("input");
@@ -253,7 +254,8 @@ function chosenOptions() {
   for (const opt of OPTIONS[$("#ng-game").value]) {
     const input = document.querySelector(`#ng-options [data-option="${opt.key}"]`);
     const value = opt.type === "checkbox" ? input.checked : opt.type === "number" ? Number(input.value) : input.value;
-    if (value !== opt.value) out[opt.key] = value; // the engine's defaults stay implicit
+    if (value === opt.value) continue; // the engine's defaults stay implicit
+    if (opt.flag) out[value] = true; else out[opt.key] = value;
   }
   return out;
 }
