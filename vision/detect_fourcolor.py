@@ -71,6 +71,22 @@ def _square(cx: float, cy: float, side: float, angle: float) -> Quad:
     return np.asarray(cv2.boxPoints(((cx, cy), (side, side), angle)), np.float64)
 
 
+def _split_row(centre: tuple[float, float], size: tuple[float, float], angle: float) -> list[Quad]:
+    """Squares along the long axis of a row of touching characters, one per character."""
+    rw, rh = size
+    a = np.deg2rad(angle if rw >= rh else angle + 90.0)
+    along = np.array([np.cos(a), np.sin(a)])
+    long, short = max(rw, rh), min(rw, rh)
+    n = max(2, round(long / short))
+    step = long / n
+    c = np.asarray(centre, np.float64)
+    out = []
+    for k in range(n):
+        x, y = c + along * (k + 0.5 - n / 2) * step
+        out.append(_square(float(x), float(y), max(step, short) * 1.15, angle))
+    return out
+
+
 def _stroke_boxes(mask: Image, max_side: int = 60) -> NDArray[np.float64]:
     """Boxes (x0, y0, x1, y1) of ink components that could be strokes of a character: not too
     big, not hair-thin lines (wood grain, card edges, the gaps of a meld)."""
@@ -122,6 +138,36 @@ def _group_strokes(boxes: NDArray[np.float64], cap: float = 48) -> list[NDArray[
     return [extent[r] for r in {root(i) for i in range(n)}]
 
 
+PEAK_SIDES = (18, 24, 31, 40)  # window sides at WORK_SIDE for ink-density peaks
+PEAK_INK = 0.12  # least share of a window that is ink for a peak to count
+
+
+def _dense_peaks(strokes: Image, known: list[Quad]) -> list[Quad]:
+    """Upright squares where the ink of a window of a character's size peaks: finds the
+    characters whose strokes touch their neighbours' (the tops of a fanned hand), which no
+    component analysis separates. Squares close to an existing proposal are skipped."""
+    ink = (strokes > 0).astype(np.float32)
+    centres = np.array([q.mean(axis=0) for q in known]).reshape(-1, 2)
+    sides = np.array([float(np.linalg.norm(q[1] - q[0])) for q in known])
+    out: list[Quad] = []
+    for side in PEAK_SIDES:
+        density = cv2.boxFilter(ink, -1, (side, side))
+        k = max(3, int(side * 0.6) | 1)
+        peaks = (density >= cv2.dilate(density, np.ones((k, k), np.uint8))) & (density >= PEAK_INK)
+        ys, xs = np.nonzero(peaks)
+        for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
+            c = np.array([x, y], np.float64)
+            if len(centres):
+                near = np.linalg.norm(centres - c, axis=1) < 0.3 * side
+                alike = np.abs(sides - side * 1.1) < 0.35 * side
+                if np.any(near & alike):
+                    continue
+            out.append(_square(x, y, side * 1.1, 0.0))
+            centres = np.vstack([centres, c])
+            sides = np.append(sides, side * 1.1)
+    return out
+
+
 def candidates(image: Image) -> list[Quad]:
     """Square quads (TL TR BR BL, image pixels) where a character may be."""
     side = max(image.shape[:2])
@@ -145,9 +191,13 @@ def candidates(image: Image) -> list[Quad]:
             if len(pts) < 10:
                 continue
             (cx, cy), (rw, rh), angle = cv2.minAreaRect(pts.astype(np.float32))
-            if max(rw, rh) > 2.2 * max(min(rw, rh), 1.0):
-                continue  # a line or a row of dots, not a character
-            out.append(_square(cx, cy, max(rw, rh) * 1.2, angle) / f)
+            long, short = max(rw, rh), max(min(rw, rh), 1.0)
+            if long <= 2.2 * short:
+                out.append(_square(cx, cy, long * 1.2, angle) / f)
+            elif short >= MIN_SIDE and long <= 5.5 * short:
+                # Characters side by side that touch (the tops of a fanned hand): one square
+                # per character-sized step along the row.
+                out += [q / f for q in _split_row((cx, cy), (rw, rh), angle)]
     for stroke in (9, 15):
         ink = _ink(small, stroke)
         for mask in (ink, np.asarray(cv2.bitwise_and(ink, _faces(small)), np.uint8)):
@@ -157,6 +207,7 @@ def candidates(image: Image) -> list[Quad]:
                 if size >= 10 and min(w, h) >= 0.45 * size:
                     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
                     out.append(_square(cx, cy, size * 1.2, 0.0) / f)
+    out += [q / f for q in _dense_peaks(np.asarray(strokes, np.uint8), [q * f for q in out])]
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     dark = ((grey < 100).astype(np.uint8)) * 255
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))

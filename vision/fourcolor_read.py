@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -28,7 +29,9 @@ from vision.melds import group_melds
 
 NONE = "none"
 Quad = NDArray[np.float64]
-Classify = Callable[[NDArray[np.uint8], Sequence[Quad]], list[tuple[str, float]]]
+# A recogniser: one (label, confidence) per quad, "none" for nothing; it may add a third item,
+# its top alternatives [(label, confidence), ...].
+Classify = Callable[[NDArray[np.uint8], Sequence[Quad]], Sequence[tuple[Any, ...]]]
 CARD_LENGTH = (1.0, 3.6)  # centre to centre of a card's two characters, in character sizes
 
 
@@ -37,6 +40,7 @@ class CharRead:
     label: str
     confidence: float
     quad: Quad  # TL TR BR BL with the character upright
+    alternatives: tuple[tuple[str, float], ...] = ()  # the recogniser's top 3, best first
 
     @property
     def centre(self) -> NDArray[np.float64]:
@@ -68,17 +72,22 @@ def best_turns(
         options = [(reads[4 * i + k], turned[4 * i + k]) for k in range(4)]
         options = [(r, q) for r, q in options if r[0] != NONE]
         if options:
-            (label, conf), quad = max(options, key=lambda o: o[0][1])
-            out.append(CharRead(label, conf, quad))
+            r, quad = max(options, key=lambda o: float(o[0][1]))
+            out.append(CharRead(str(r[0]), float(r[1]), quad, _alternatives(r)))
     return out
 
 
+def _alternatives(r: tuple[Any, ...]) -> tuple[tuple[str, float], ...]:
+    return tuple((str(a), float(c)) for a, c in r[2]) if len(r) > 2 else ()
+
+
 def suppress(reads: list[CharRead]) -> list[CharRead]:
-    """One read per character: the surest among proposals whose centres nearly coincide."""
+    """One read per character: the surest among proposals whose centres nearly coincide (or
+    that lie inside a surer read: a fragment of its character)."""
     kept: list[CharRead] = []
     for r in sorted(reads, key=lambda r: -r.confidence):
         if all(
-            float(np.linalg.norm(r.centre - k.centre)) > 0.5 * min(r.size, k.size) for k in kept
+            float(np.linalg.norm(r.centre - k.centre)) > 0.5 * max(r.size, k.size) for k in kept
         ):
             kept.append(r)
     return kept
@@ -88,8 +97,13 @@ def pair_ends(reads: list[CharRead]) -> list[CharRead]:
     """Merge a card's two characters (same label, facing opposite ways, a card's length
     apart along their down direction) into one read; either end names the card, so the surer
     one is kept."""
+    return [card for card, _ in paired(reads)]
+
+
+def paired(reads: list[CharRead]) -> list[tuple[CharRead, CharRead | None]]:
+    """:func:`pair_ends`, each kept read with the other end of its card when that was seen."""
     used: set[int] = set()
-    out = []
+    out: list[tuple[CharRead, CharRead | None]] = []
     order = sorted(range(len(reads)), key=lambda i: -reads[i].confidence)
     for i in order:
         if i in used:
@@ -113,7 +127,86 @@ def pair_ends(reads: list[CharRead]) -> list[CharRead]:
                 break
         # The line between a card's two characters is the card's own axis: truer than either
         # proposal's turn, which may be square to the image rather than to the card.
-        out.append(a if partner is None else _facing(a, partner.centre - a.centre))
+        out.append(
+            (a, None) if partner is None else (_facing(a, partner.centre - a.centre), partner)
+        )
+    return out
+
+
+def stroke_angle(image: NDArray[np.uint8], quad: Quad) -> float | None:
+    """The slant (degrees, modulo 90) of a character's strokes inside ``quad``: Chinese
+    characters are drawn in horizontal and vertical strokes, square to their card. None when
+    the region shows no clear direction."""
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int)
+    h, w = image.shape[:2]
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 - x0 < 6 or y1 - y0 < 6:
+        return None
+    grey = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    mag = np.hypot(gx, gy)
+    z = np.sum(mag * np.exp(4j * np.arctan2(gy, gx)))
+    if abs(z) < 0.15 * float(mag.sum()):
+        return None
+    return float(np.degrees(np.angle(z)) / 4) % 90.0
+
+
+def square_to_strokes(image: NDArray[np.uint8], read: CharRead) -> Quad | None:
+    """The read's square turned square to its character's strokes (a proposal's own turn may be
+    square to the image instead, up to 45° off the card); None when the strokes say nothing."""
+    angle = stroke_angle(image, read.quad)
+    if angle is None:
+        return None
+    r = np.radians(angle)
+    return _facing(read, np.array([np.cos(r), np.sin(r)])).quad
+
+
+def settle(image: NDArray[np.uint8], reads: list[CharRead], classify: Classify) -> list[CharRead]:
+    """Each read looked at again square to its strokes, in the four turns there: the surest
+    upright read wins, so the card's axis (and which end is up) is the character's own."""
+    squares = [square_to_strokes(image, r) for r in reads]
+    quads = [q for q in squares if q is not None]
+    again = iter(best_turns_all(image, quads, classify))
+    out = []
+    for r, q in zip(reads, squares, strict=True):
+        if q is None:
+            out.append(r)
+            continue
+        better = next(again)
+        out.append(better if better is not None and better.confidence >= 0.5 * r.confidence else r)
+    return out
+
+
+def best_turns_all(
+    image: NDArray[np.uint8], quads: Sequence[Quad], classify: Classify
+) -> list[CharRead | None]:
+    """:func:`best_turns`, one entry per quad (None where every turn is ``none``)."""
+    turned = [t for q in quads for t in turns(np.asarray(q, np.float64))]
+    reads = classify(image, turned) if turned else []
+    out: list[CharRead | None] = []
+    for i in range(len(quads)):
+        options = [(reads[4 * i + k], turned[4 * i + k]) for k in range(4)]
+        options = [(r, q) for r, q in options if r[0] != NONE]
+        if not options:
+            out.append(None)
+            continue
+        r, quad = max(options, key=lambda o: float(o[0][1]))
+        out.append(CharRead(str(r[0]), float(r[1]), quad, _alternatives(r)))
+    return out
+
+
+def read_cards(
+    image: NDArray[np.uint8], classify: Classify, proposals: Sequence[Quad] | None = None
+) -> list[tuple[CharRead, Quad]]:
+    """Each card seen: its surer character read and its whole quad, sorted top to bottom."""
+    quads = candidates(image) if proposals is None else proposals
+    found = settle(image, suppress(best_turns(image, quads, classify)), classify)
+    cards = paired(suppress(found))
+    lengths = card_lengths(cards)
+    out = [(a, card_quad(a, n)) for (a, _), n in zip(cards, lengths, strict=True)]
+    out.sort(key=lambda c: (float(c[1][:, 1].mean()), float(c[1][:, 0].mean())))
     return out
 
 
@@ -131,35 +224,87 @@ def _facing(read: CharRead, down: NDArray[np.float64]) -> CharRead:
             c - half * right + half * d,
         ]
     )
-    return CharRead(read.label, read.confidence, quad)
+    return CharRead(read.label, read.confidence, quad, read.alternatives)
+
+
+# Where a card's characters sit, as fractions of the card (the synthetic decks' layout, which
+# real decks share closely: a character filling the width at each end).
+CHAR_CENTRE = 0.175  # from the card's end to a character's centre, in card lengths
+CARD_ASPECT = 0.31  # width / length
+CHAR_TO_WIDTH = 0.9  # a proposal's side / the card's width
+
+
+def card_quad(read: CharRead, length: float) -> Quad:
+    """The whole card (TL TR BR BL, upright as ``read`` reads) of a card ``length`` long whose
+    character ``read`` is the one at its top end."""
+    d = read.down
+    right = np.array([-d[1], d[0]]) * -1.0
+    width = length * CARD_ASPECT
+    top = read.centre - d * CHAR_CENTRE * length
+    return np.array(
+        [
+            top - right * width / 2,
+            top + right * width / 2,
+            top + right * width / 2 + d * length,
+            top - right * width / 2 + d * length,
+        ]
+    )
+
+
+def card_lengths(cards: list[tuple[CharRead, CharRead | None]]) -> list[float]:
+    """Each card's length: from the distance between its two characters where both were seen,
+    else from its character's size scaled by the cards whose both ends were seen (one deck per
+    table), else by the usual layout."""
+    span = 1 - 2 * CHAR_CENTRE
+    ratios = [
+        float(np.linalg.norm(b.centre - a.centre)) / span / a.size
+        for a, b in cards
+        if b is not None
+    ]
+    per_size = float(np.median(ratios)) if ratios else 1 / (CHAR_TO_WIDTH * CARD_ASPECT)
+    return [
+        float(np.linalg.norm(b.centre - a.centre)) / span if b is not None else a.size * per_size
+        for a, b in cards
+    ]
+
+
+MELD_PARALLEL_DEG = 12.0  # card quads drawn from characters are true to a few degrees
+MELD_LEVEL = 0.35
+
+
+def meld_groups(quads: Sequence[Quad], labels: Sequence[str]) -> list[list[int]]:
+    """Whole-card quads grouped into the melds laid on the table (rows of parallel cards side
+    by side; a fanned hand is no meld), each in the camera's left-to-right order. A lone card
+    is a meld only when it is a general (a general may be laid alone)."""
+    melds, _ = group_melds(
+        [np.asarray(q).tolist() for q in quads], parallel_deg=MELD_PARALLEL_DEG, level=MELD_LEVEL
+    )
+    out = []
+    for m in melds:
+        # A card's quad may come from either printed end, so "along the row" can point either
+        # way: melds are given in the camera's left-to-right order.
+        xs = [float(np.asarray(quads[i])[:, 0].mean()) for i in m]
+        if xs[0] > xs[-1]:
+            m.reverse()
+        if len(m) > 1 or labels[m[0]].endswith("G"):
+            out.append(m)
+    return out
 
 
 def read(image: NDArray[np.uint8], classify: Classify) -> dict[str, Any]:
     """``{"objects": [{"label", "confidence", "quad"}], "melds": [[token, ...], ...]}``; each
-    meld's cards from left to right as the camera sees them."""
-    cards = pair_ends(suppress(best_turns(image, candidates(image), classify)))
-    cards.sort(key=lambda c: (float(c.centre[1]), float(c.centre[0])))
-    # Proposals are squares turned to the strokes or to the image, not to the card: only
-    # roughly parallel, so the meld test is looser than for card outlines.
-    melds, _ = group_melds([c.quad.tolist() for c in cards], parallel_deg=25.0, level=0.5)
-    # A card's turn may come from either printed end, so "along the row" can point either way:
-    # melds are given in the camera's left-to-right order instead.
-    for m in melds:
-        xs = [float(cards[i].centre[0]) for i in m]
-        if xs[0] > xs[-1]:
-            m.reverse()
+    object's quad is the whole card, each meld's cards from left to right as the camera sees
+    them."""
+    cards = read_cards(image, classify)
+    melds = meld_groups([q for _, q in cards], [r.label for r, _ in cards])
     return {
         "objects": [
             {
-                "label": c.label,
-                "confidence": round(c.confidence, 4),
-                "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in c.quad],
+                "label": r.label,
+                "confidence": round(r.confidence, 4),
+                "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in q],
             }
-            for c in cards
+            for r, q in cards
         ],
-        "melds": [
-            [cards[i].label for i in m]
-            for m in melds
-            if len(m) > 1 or cards[m[0]].label.endswith("G")
-        ],
+        "melds": [[cards[i][0].label for i in m] for m in melds],
     }
