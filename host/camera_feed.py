@@ -68,7 +68,7 @@ def reader_for(deck: str) -> Reader:
         from vision.reader import TableReader
     except ImportError as exc:
         raise InputError(f"the vision pipeline is not available here ({exc})") from None
-    reader = TableReader(VISION_GAMES[deck])  # type: ignore[arg-type]
+    reader = TableReader(VISION_GAMES[deck])
 
     def read(image: Any) -> FrameRead:
         reading = reader.read(image)
