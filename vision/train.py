@@ -51,7 +51,7 @@ SHIPPED = {
     "tiles": Settings("tiles", scenes=250, epochs=10),
     "cards": Settings("cards", scenes=250, epochs=10),
     "fourcolor": Settings("fourcolor", scenes=300, epochs=10, real=False),
-    "cactus": Settings("cactus", scenes=800, epochs=10, real=False, jitters=8),
+    "cactus": Settings("cactus", scenes=500, epochs=8, real=False, jitters=6),
 }
 # Kinds read in their true turn only: a half-turned crop is "none", so no half-turn augmentation.
 UPRIGHT_ONLY = ("fourcolor", "cactus")
