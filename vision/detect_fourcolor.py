@@ -47,7 +47,7 @@ def _ink(image: Image, stroke: int = 15) -> Image:
     return np.asarray(mask, np.uint8)
 
 
-def _faces(image: Image) -> Image:
+def faces(image: Image) -> Image:
     """Pale, unsaturated paper with its printed holes filled: where card faces are."""
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     v, s = hsv[..., 2], hsv[..., 1]
@@ -177,7 +177,7 @@ def candidates(image: Image) -> list[Quad]:
         if f < 1
         else image
     )
-    strokes = cv2.bitwise_and(_ink(small), _faces(small))
+    strokes = cv2.bitwise_and(_ink(small), faces(small))
     out: list[Quad] = []
     for d in (3, 5, 8):
         grown = cv2.dilate(strokes, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d)))
@@ -200,7 +200,7 @@ def candidates(image: Image) -> list[Quad]:
                 out += [q / f for q in _split_row((cx, cy), (rw, rh), angle)]
     for stroke in (9, 15):
         ink = _ink(small, stroke)
-        for mask in (ink, np.asarray(cv2.bitwise_and(ink, _faces(small)), np.uint8)):
+        for mask in (ink, np.asarray(cv2.bitwise_and(ink, faces(small)), np.uint8)):
             for box in _group_strokes(_stroke_boxes(mask)):
                 w, h = box[2] - box[0], box[3] - box[1]
                 size = max(w, h)
@@ -209,9 +209,21 @@ def candidates(image: Image) -> list[Quad]:
                     out.append(_square(cx, cy, size * 1.2, 0.0) / f)
     out += [q / f for q in _dense_peaks(np.asarray(strokes, np.uint8), [q * f for q in out])]
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    dark = ((grey < 100).astype(np.uint8)) * 255
+    # Dark outright, or much darker than the paper around it (a badge under glare).
+    around = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (MAX_SIDE // 2 * 2 + 1,) * 2)
+    deep = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, around) > 70
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-    dark = np.asarray(cv2.morphologyEx(dark, cv2.MORPH_CLOSE, disc), np.uint8)
+    for dark_px in ((grey < 100), deep):
+        dark = np.asarray(
+            cv2.morphologyEx(dark_px.astype(np.uint8) * 255, cv2.MORPH_CLOSE, disc), np.uint8
+        )
+        out += _round_blobs(dark, f)
+    return out
+
+
+def _round_blobs(dark: Image, f: float) -> list[Quad]:
+    """Squares around compact round blobs of ``dark`` (badges), in image pixels."""
+    out: list[Quad] = []
     n, _, stats, _ = cv2.connectedComponentsWithStats(dark)
     for i in range(1, n):
         x, y, w, h, area = (int(v) for v in stats[i])

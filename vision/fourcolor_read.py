@@ -24,7 +24,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detect_fourcolor import candidates
+from vision.detect_fourcolor import WORK_SIDE, candidates
+from vision.detect_fourcolor import faces as face_mask
 from vision.melds import group_melds
 
 NONE = "none"
@@ -153,10 +154,16 @@ def stroke_angle(image: NDArray[np.uint8], quad: Quad) -> float | None:
     return float(np.degrees(np.angle(z)) / 4) % 90.0
 
 
+STROKE_REGION = 1.6  # the region square_to_strokes looks at, in character squares
+
+
 def square_to_strokes(image: NDArray[np.uint8], read: CharRead) -> Quad | None:
     """The read's square turned square to its character's strokes (a proposal's own turn may be
     square to the image instead, up to 45° off the card); None when the strokes say nothing."""
-    angle = stroke_angle(image, read.quad)
+    # A region a little larger than the character takes in the card's own edges too, which
+    # are straighter than a character's strokes (兵 and 炮 lean).
+    c = read.centre
+    angle = stroke_angle(image, c + (read.quad - c) * STROKE_REGION)
     if angle is None:
         return None
     r = np.radians(angle)
@@ -211,12 +218,11 @@ def _facing_square(centre: NDArray[np.float64], size: float) -> Quad:
     return np.asarray(centre + corners, np.float64)
 
 
-def beside(image: NDArray[np.uint8], reads: list[CharRead], classify: Classify) -> list[CharRead]:
-    """Characters next to the ones read: cards lie side by side in a meld and a little turned
-    against each other in a fan, so where one character was read, its neighbours' are about a
-    card width to either side, facing the same way (or turned a little). This finds the
-    characters the proposers missed (pale yellow ink, characters touching in a fan); what is
-    not a character there reads ``none``."""
+def beside_squares(reads: Sequence[CharRead]) -> list[Quad]:
+    """Where the neighbours of the characters read may be: cards lie side by side in a meld
+    and a little turned against each other in a fan, so a neighbour's character is about a
+    card width to either side, facing the same way (or turned a little). Places already
+    read are skipped."""
     quads: list[Quad] = []
     for r in reads:
         width = r.size / CHAR_TO_WIDTH
@@ -233,6 +239,13 @@ def beside(image: NDArray[np.uint8], reads: list[CharRead], classify: Classify) 
                     t = np.radians(tilt)
                     rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
                     quads.append(_square_at(c, r.size, rot @ d))
+    return quads
+
+
+def beside(image: NDArray[np.uint8], reads: list[CharRead], classify: Classify) -> list[CharRead]:
+    """The characters read at :func:`beside_squares`: this finds what the proposers missed
+    (pale yellow ink, characters touching in a fan); where no character is, reads ``none``."""
+    quads = beside_squares(reads)
     if not quads:
         return []
     out = []
@@ -254,9 +267,7 @@ def read_cards(
         if not more:
             break
         found = suppress(found + more)
-    cards = paired(found)
-    lengths = card_lengths(cards)
-    out = [(a, card_quad(a, n)) for (a, _), n in zip(cards, lengths, strict=True)]
+    out = [(a, card_quad(a, n)) for a, n in measured(image, paired(found))]
     out.sort(key=lambda c: (float(c[1][:, 1].mean()), float(c[1][:, 0].mean())))
     return out
 
@@ -317,6 +328,63 @@ def card_lengths(cards: list[tuple[CharRead, CharRead | None]]) -> list[float]:
         float(np.linalg.norm(b.centre - a.centre)) / span if b is not None else a.size * per_size
         for a, b in cards
     ]
+
+
+def paper_run(
+    faces: NDArray[np.uint8], start: NDArray[np.float64], step: NDArray[np.float64], steps: int
+) -> int:
+    """How many ``step``s from ``start`` stay on card faces (``faces``: 255 on paper) before
+    two in a row leave them."""
+    h, w = faces.shape[:2]
+    off = 0
+    for k in range(1, steps + 1):
+        x, y = (round(float(v)) for v in start + step * k)
+        on = 0 <= x < w and 0 <= y < h and faces[y, x] > 0
+        off = 0 if on else off + 1
+        if off >= 2:
+            return k - 2
+    return steps
+
+
+def measured(
+    image: NDArray[np.uint8], cards: list[tuple[CharRead, CharRead | None]]
+) -> list[tuple[CharRead, float]]:
+    """Each card's read and length, the length measured on the paper where it can be: a card
+    read from one end is followed from its character along its axis to where the face ends
+    (kept within a third of the length its character's size gives). A read whose axis runs
+    off the face at once while a quarter turn runs on is turned that quarter (a character
+    read on its side)."""
+    lengths = card_lengths(cards)
+    f = min(1.0, WORK_SIDE / max(image.shape[:2]))
+    small = (
+        image
+        if f >= 1
+        else np.asarray(cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA), np.uint8)
+    )
+    faces = face_mask(small)
+    out = []
+    for (a, b), length in zip(cards, lengths, strict=True):
+        if b is not None:
+            out.append((a, length))
+            continue
+        unit = a.size * f / 8
+        start = a.centre * f
+        reach = int(2 * length * f / unit)
+        d = a.down
+        runs = []
+        for k in range(4):
+            t = np.radians(90.0 * k)
+            rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+            runs.append(paper_run(faces, start, (rot @ d) * unit, reach))
+        if runs[0] * unit < 1.2 * a.size * f and max(runs[1], runs[3]) * unit > 2.5 * a.size * f:
+            k = 1 if runs[1] >= runs[3] else 3
+            t = np.radians(90.0 * k)
+            rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+            a = _facing(a, rot @ d)
+            runs[0] = runs[k]
+        seen = runs[0] * unit / f / (1 - CHAR_CENTRE)
+        out.append((a, float(np.clip(seen, 0.75 * length, 1.3 * length))))
+    return out
 
 
 MELD_PARALLEL_DEG = 12.0  # card quads drawn from characters are true to a few degrees

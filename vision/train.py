@@ -50,7 +50,7 @@ class Settings:
 SHIPPED = {
     "tiles": Settings("tiles", scenes=250, epochs=10),
     "cards": Settings("cards", scenes=250, epochs=10),
-    "fourcolor": Settings("fourcolor", scenes=300, epochs=10, real=False),
+    "fourcolor": Settings("fourcolor", scenes=200, epochs=8, real=False),
     "cactus": Settings("cactus", scenes=500, epochs=8, real=False, jitters=6),
 }
 # Kinds read in their true turn only: a half-turned crop is "none", so no half-turn augmentation.
@@ -274,7 +274,7 @@ def _export(model: Any, dummy: Any, path: Path) -> None:
 
 CACHE = Path(__file__).resolve().parent.parent / "build" / "train-cache"
 # Bump a kind's version when synth, detect or crops change what its crops look like.
-_CACHE_VERSION = {"tiles": 3, "cards": 2, "fourcolor": 1, "cactus": 1}
+_CACHE_VERSION = {"tiles": 3, "cards": 2, "fourcolor": 2, "cactus": 1}
 
 
 def _build_any(
