@@ -206,7 +206,7 @@ def best_turns_all(
 
 NEIGHBOUR_STEPS = (0.7, 0.9, 1.1, 1.3)  # centre to centre, in card widths
 NEIGHBOUR_TILT = 13.0  # a fanned neighbour is turned about this much further
-NEIGHBOUR_ROUNDS = 2
+NEIGHBOUR_ROUNDS = 6
 
 
 def _square_at(centre: NDArray[np.float64], size: float, down: NDArray[np.float64]) -> Quad:
@@ -218,11 +218,14 @@ def _facing_square(centre: NDArray[np.float64], size: float) -> Quad:
     return np.asarray(centre + corners, np.float64)
 
 
-def beside_squares(reads: Sequence[CharRead]) -> list[Quad]:
-    """Where the neighbours of the characters read may be: cards lie side by side in a meld
-    and a little turned against each other in a fan, so a neighbour's character is about a
-    card width to either side, facing the same way (or turned a little). Places already
-    read are skipped."""
+def beside_squares(
+    reads: Sequence[CharRead], known: Sequence[CharRead] | None = None
+) -> list[Quad]:
+    """Where the neighbours of the characters ``reads`` may be: cards lie side by side in a
+    meld and a little turned against each other in a fan, so a neighbour's character is about
+    a card width to either side, facing the same way (or turned a little). Places near a
+    character already read (``known``, by default ``reads``) are skipped."""
+    known = reads if known is None else known
     quads: list[Quad] = []
     for r in reads:
         width = r.size / CHAR_TO_WIDTH
@@ -232,7 +235,7 @@ def beside_squares(reads: Sequence[CharRead]) -> list[Quad]:
             for step in NEIGHBOUR_STEPS:
                 c = r.centre + side * right * step * width
                 if any(
-                    float(np.linalg.norm(c - o.centre)) < 0.5 * max(o.size, r.size) for o in reads
+                    float(np.linalg.norm(c - o.centre)) < 0.5 * max(o.size, r.size) for o in known
                 ):
                     continue
                 for tilt in (0.0, side * NEIGHBOUR_TILT):
@@ -242,10 +245,15 @@ def beside_squares(reads: Sequence[CharRead]) -> list[Quad]:
     return quads
 
 
-def beside(image: NDArray[np.uint8], reads: list[CharRead], classify: Classify) -> list[CharRead]:
+def beside(
+    image: NDArray[np.uint8],
+    reads: list[CharRead],
+    classify: Classify,
+    known: Sequence[CharRead] | None = None,
+) -> list[CharRead]:
     """The characters read at :func:`beside_squares`: this finds what the proposers missed
     (pale yellow ink, characters touching in a fan); where no character is, reads ``none``."""
-    quads = beside_squares(reads)
+    quads = beside_squares(reads, known)
     if not quads:
         return []
     out = []
@@ -256,18 +264,50 @@ def beside(image: NDArray[np.uint8], reads: list[CharRead], classify: Classify) 
     return out
 
 
+def _on_card(point: NDArray[np.float64], card: Quad, margin: float = 0.25) -> bool:
+    """Whether ``point`` lies on the centre line of ``card`` (within a margin of its ends)."""
+    along = card[3] - card[0]
+    length = float(np.linalg.norm(along))
+    width = float(np.linalg.norm(card[1] - card[0]))
+    u = along / max(length, 1e-9)
+    rel = point - card[0] - (card[1] - card[0]) / 2
+    t = float(rel @ u)
+    across = float(np.linalg.norm(rel - t * u))
+    return -margin * length <= t <= (1 + margin) * length and across < 0.3 * width
+
+
+def _one_per_card(cards: list[tuple[CharRead, Quad]]) -> list[tuple[CharRead, Quad]]:
+    """One read per card. A read much smaller than the others is a fragment of a character
+    (one deck, one scale per table); two reads with the same label, each on the other's card's
+    centre line, are one card read twice (its far end unpaired, or a neighbour square landing
+    on it): the surer stays."""
+    if len(cards) >= 3:
+        typical = float(np.median([r.size for r, _ in cards]))
+        cards = [c for c in cards if c[0].size >= 0.65 * typical]
+    kept: list[tuple[CharRead, Quad]] = []
+    for r, q in sorted(cards, key=lambda c: -c[0].confidence):
+        if not any(
+            k.label == r.label and (_on_card(r.centre, kq) or _on_card(k.centre, q))
+            for k, kq in kept
+        ):
+            kept.append((r, q))
+    return kept
+
+
 def read_cards(
     image: NDArray[np.uint8], classify: Classify, proposals: Sequence[Quad] | None = None
 ) -> list[tuple[CharRead, Quad]]:
     """Each card seen: its surer character read and its whole quad, sorted top to bottom."""
     quads = candidates(image) if proposals is None else proposals
     found = suppress(settle(image, suppress(best_turns(image, quads, classify)), classify))
-    for _ in range(NEIGHBOUR_ROUNDS):
-        more = beside(image, found, classify)
+    anchors = found
+    for _ in range(NEIGHBOUR_ROUNDS):  # a neighbour found is an anchor for the next round
+        more = suppress(beside(image, anchors, classify, found))
         if not more:
             break
         found = suppress(found + more)
-    out = [(a, card_quad(a, n)) for a, n in measured(image, paired(found))]
+        anchors = [m for m in more if any(m is f for f in found)]
+    out = _one_per_card([(a, card_quad(a, n)) for a, n in measured(image, paired(found))])
     out.sort(key=lambda c: (float(c[1][:, 1].mean()), float(c[1][:, 0].mean())))
     return out
 
@@ -395,9 +435,14 @@ def meld_groups(quads: Sequence[Quad], labels: Sequence[str]) -> list[list[int]]
     """Whole-card quads grouped into the melds laid on the table (rows of parallel cards side
     by side; a fanned hand is no meld), each in the camera's left-to-right order. A lone card
     is a meld only when it is a general (a general may be laid alone)."""
-    melds, _ = group_melds(
-        [np.asarray(q).tolist() for q in quads], parallel_deg=MELD_PARALLEL_DEG, level=MELD_LEVEL
-    )
+    # A card is read from either printed end, so two cards of one meld may face opposite
+    # ways: compare them all as if read from the end nearer the top of the image.
+    upright = []
+    for q in quads:
+        q = np.asarray(q, np.float64)
+        down = (q[3] - q[0]) + (q[2] - q[1])
+        upright.append((np.roll(q, 2, axis=0) if down[1] < 0 else q).tolist())
+    melds, _ = group_melds(upright, parallel_deg=MELD_PARALLEL_DEG, level=MELD_LEVEL)
     out = []
     for m in melds:
         # A card's quad may come from either printed end, so "along the row" can point either
