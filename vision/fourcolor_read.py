@@ -294,12 +294,31 @@ def _one_per_card(cards: list[tuple[CharRead, Quad]]) -> list[tuple[CharRead, Qu
     return kept
 
 
+def _typical_size(reads: list[CharRead]) -> list[CharRead]:
+    """Reads a little smaller than is usual on this table (a square around the glyph inside a
+    badge, a character's strokes only) grown to the usual size: every card of one deck lies at
+    about one scale, and the card's length and its neighbours' places follow from the size."""
+    if len(reads) < 3:
+        return reads
+    typical = float(np.median([r.size for r in reads]))
+    out = []
+    for r in reads:
+        if 0.65 * typical <= r.size < 0.85 * typical:
+            c = r.centre
+            grown = c + (r.quad - c) * (typical / r.size)
+            r = CharRead(r.label, r.confidence, grown, r.alternatives)
+        out.append(r)
+    return out
+
+
 def read_cards(
     image: NDArray[np.uint8], classify: Classify, proposals: Sequence[Quad] | None = None
 ) -> list[tuple[CharRead, Quad]]:
     """Each card seen: its surer character read and its whole quad, sorted top to bottom."""
     quads = candidates(image) if proposals is None else proposals
-    found = suppress(settle(image, suppress(best_turns(image, quads, classify)), classify))
+    found = _typical_size(
+        suppress(settle(image, suppress(best_turns(image, quads, classify)), classify))
+    )
     anchors = found
     for _ in range(NEIGHBOUR_ROUNDS):  # a neighbour found is an anchor for the next round
         more = suppress(beside(image, anchors, classify, found))

@@ -50,7 +50,7 @@ class Settings:
 SHIPPED = {
     "tiles": Settings("tiles", scenes=250, epochs=10),
     "cards": Settings("cards", scenes=250, epochs=10),
-    "fourcolor": Settings("fourcolor", scenes=200, epochs=8, real=False),
+    "fourcolor": Settings("fourcolor", scenes=300, epochs=10, real=False),
     "cactus": Settings("cactus", scenes=500, epochs=8, real=False, jitters=6),
 }
 # Kinds read in their true turn only: a half-turned crop is "none", so no half-turn augmentation.
