@@ -15,7 +15,7 @@ and ``TableReader("cactus")`` call these).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -94,7 +94,7 @@ def _card_of(
     reads: list[Read],
     bands32: list[npt.NDArray[np.float32]],
     keep: list[int],
-    mask: Image | None,
+    mask: Callable[[], Image],
 ) -> Quad:
     """The card a read band belongs to. Hypotheses that know their card (a band on the
     paper of a card's body, or beside a straight paper edge) and read the same band the same
@@ -111,8 +111,8 @@ def _card_of(
     ]
     if same:
         return hyps[max(same, key=lambda j: reads[j].confidence)][1][0]
-    if len(cards) > 1 and mask is not None:
-        return cards[0] if detect_cactus.outline_runs_down(mask, band) >= 0 else cards[1]
+    if len(cards) > 1:
+        return cards[0] if detect_cactus.outline_runs_down(mask(), band) >= 0 else cards[1]
     return cards[0]
 
 
@@ -131,7 +131,13 @@ def read_cactus(image: Image, rec: Recogniser, min_confidence: float) -> Reading
     for i in keep:
         if all(quad_iou(bands32[i], bands32[j]) < 0.3 for j in chosen):
             chosen.append(i)
-    mask = detect_cactus.print_mask(image) if chosen else None
+    masks: list[Image] = []
+
+    def mask() -> Image:  # only bare colourful bars need it: made once, when first asked
+        if not masks:
+            masks.append(detect_cactus.print_mask(image))
+        return masks[0]
+
     objects = []
     for i in chosen:
         r = reads[i]
