@@ -2,16 +2,18 @@
 
 Proposals (:mod:`vision.detect_fourcolor`) are squares around characters whose up direction is
 unknown, so each is looked at in its four turns and the recogniser's best non-``none`` read
-wins. A card prints its character at both ends, the far one upside down: two reads with the
-same label, facing opposite ways, about a card's length apart, are one card. What is left is
-grouped into exposed melds (:mod:`vision.melds`).
+wins. Each find is then re-read square to its strokes (a proposal may be square to the image
+instead of the card), and the places a card width to either side of it (a meld's or a fan's
+neighbours) are read too, which finds characters the proposers missed. A card prints its
+character at both ends, the far one upside down: two reads with the same label, facing
+opposite ways, about a card's length apart, are one card. Each card's whole quad is drawn
+along its character's axis, its length from the distance between its two ends, else from
+the character's size checked against where the paper ends. Fragments and cards read twice are
+dropped, and what lies in rows is grouped into exposed melds (:mod:`vision.melds`).
 
-The recogniser is a function ``classify(image, quads) -> [(label, confidence)]`` ("none" for
-nothing), so this runs with the ONNX model, an enrolled deck profile, or a test oracle.
-
-With an oracle recogniser (the generated truth) on 20 generated tables (1000 x 750, seeds
-900-919): every one of 133 meld cards read, 39 of 48 melds grouped whole. No network is
-trained for Four Color yet; this is the pipeline it will plug into.
+The recogniser is a function ``classify(image, quads) -> [(label, confidence[, alternatives])]``
+("none" for nothing), so this runs with the ONNX model (:mod:`vision.read_fcc`), an enrolled
+deck profile, or a test oracle.
 """
 
 from __future__ import annotations
