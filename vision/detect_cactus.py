@@ -175,12 +175,21 @@ def band_from_body(body: Quad) -> Quad:
     return np.asarray(cv2.perspectiveTransform(band.reshape(-1, 1, 2), m), np.float64).reshape(4, 2)
 
 
+def _outer_contours(mask: Image) -> list[NDArray[np.int32]]:
+    """The outer boundary of every connected region, those lying in another's hole included
+    (a card's body inside a pale table that counts as paper too)."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    return [np.asarray(c) for c, h in zip(contours, hierarchy[0], strict=True) if h[3] < 0]
+
+
 def body_candidates(image: Image) -> list[Quad]:
     """Quads of card bodies: the paper a card's coloured outline and band enclose. Their turn
     is unknown (a body is nearly square)."""
     small, f = _working(image)
     paper = cv2.morphologyEx(paper_mask(small), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours = _outer_contours(np.asarray(paper, np.uint8))
     out: list[Quad] = []
     for c in contours:
         if len(c) < 4:
@@ -202,7 +211,7 @@ def edge_bands(image: Image) -> list[Quad]:
     as the layout has it). Quads upright with the paper below."""
     small, f = _working(image)
     paper = cv2.morphologyEx(paper_mask(small), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours = _outer_contours(np.asarray(paper, np.uint8))
     ratio = (BAND[3] - BAND[1]) / (BAND[2] - BAND[0]) / CARD_ASPECT
     out: list[Quad] = []
     for c in contours:

@@ -2,16 +2,18 @@
 
 Proposals (:mod:`vision.detect_fourcolor`) are squares around characters whose up direction is
 unknown, so each is looked at in its four turns and the recogniser's best non-``none`` read
-wins. A card prints its character at both ends, the far one upside down: two reads with the
-same label, facing opposite ways, about a card's length apart, are one card. What is left is
-grouped into exposed melds (:mod:`vision.melds`).
+wins. Each find is then re-read square to its strokes (a proposal may be square to the image
+instead of the card), and the places a card width to either side of it (a meld's or a fan's
+neighbours) are read too, which finds characters the proposers missed. A card prints its
+character at both ends, the far one upside down: two reads with the same label, facing
+opposite ways, about a card's length apart, are one card. Each card's whole quad is drawn
+along its character's axis, its length from the distance between its two ends, else from
+the character's size checked against where the paper ends. Fragments and cards read twice are
+dropped, and what lies in rows is grouped into exposed melds (:mod:`vision.melds`).
 
-The recogniser is a function ``classify(image, quads) -> [(label, confidence)]`` ("none" for
-nothing), so this runs with the ONNX model, an enrolled deck profile, or a test oracle.
-
-With an oracle recogniser (the generated truth) on 20 generated tables (1000 x 750, seeds
-900-919): every one of 133 meld cards read, 39 of 48 melds grouped whole. No network is
-trained for Four Color yet; this is the pipeline it will plug into.
+The recogniser is a function ``classify(image, quads) -> [(label, confidence[, alternatives])]``
+("none" for nothing), so this runs with the ONNX model (:mod:`vision.read_fcc`), an enrolled
+deck profile, or a test oracle.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detect_fourcolor import candidates
+from vision.detect_fourcolor import WORK_SIDE, candidates
+from vision.detect_fourcolor import faces as face_mask
 from vision.melds import group_melds
 
 NONE = "none"
@@ -153,10 +156,16 @@ def stroke_angle(image: NDArray[np.uint8], quad: Quad) -> float | None:
     return float(np.degrees(np.angle(z)) / 4) % 90.0
 
 
+STROKE_REGION = 1.6  # the region square_to_strokes looks at, in character squares
+
+
 def square_to_strokes(image: NDArray[np.uint8], read: CharRead) -> Quad | None:
     """The read's square turned square to its character's strokes (a proposal's own turn may be
     square to the image instead, up to 45° off the card); None when the strokes say nothing."""
-    angle = stroke_angle(image, read.quad)
+    # A region a little larger than the character takes in the card's own edges too, which
+    # are straighter than a character's strokes (兵 and 炮 lean).
+    c = read.centre
+    angle = stroke_angle(image, c + (read.quad - c) * STROKE_REGION)
     if angle is None:
         return None
     r = np.radians(angle)
@@ -199,7 +208,7 @@ def best_turns_all(
 
 NEIGHBOUR_STEPS = (0.7, 0.9, 1.1, 1.3)  # centre to centre, in card widths
 NEIGHBOUR_TILT = 13.0  # a fanned neighbour is turned about this much further
-NEIGHBOUR_ROUNDS = 2
+NEIGHBOUR_ROUNDS = 6
 
 
 def _square_at(centre: NDArray[np.float64], size: float, down: NDArray[np.float64]) -> Quad:
@@ -211,12 +220,14 @@ def _facing_square(centre: NDArray[np.float64], size: float) -> Quad:
     return np.asarray(centre + corners, np.float64)
 
 
-def beside(image: NDArray[np.uint8], reads: list[CharRead], classify: Classify) -> list[CharRead]:
-    """Characters next to the ones read: cards lie side by side in a meld and a little turned
-    against each other in a fan, so where one character was read, its neighbours' are about a
-    card width to either side, facing the same way (or turned a little). This finds the
-    characters the proposers missed (pale yellow ink, characters touching in a fan); what is
-    not a character there reads ``none``."""
+def beside_squares(
+    reads: Sequence[CharRead], known: Sequence[CharRead] | None = None
+) -> list[Quad]:
+    """Where the neighbours of the characters ``reads`` may be: cards lie side by side in a
+    meld and a little turned against each other in a fan, so a neighbour's character is about
+    a card width to either side, facing the same way (or turned a little). Places near a
+    character already read (``known``, by default ``reads``) are skipped."""
+    known = reads if known is None else known
     quads: list[Quad] = []
     for r in reads:
         width = r.size / CHAR_TO_WIDTH
@@ -226,13 +237,25 @@ def beside(image: NDArray[np.uint8], reads: list[CharRead], classify: Classify) 
             for step in NEIGHBOUR_STEPS:
                 c = r.centre + side * right * step * width
                 if any(
-                    float(np.linalg.norm(c - o.centre)) < 0.5 * max(o.size, r.size) for o in reads
+                    float(np.linalg.norm(c - o.centre)) < 0.5 * max(o.size, r.size) for o in known
                 ):
                     continue
                 for tilt in (0.0, side * NEIGHBOUR_TILT):
                     t = np.radians(tilt)
                     rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
                     quads.append(_square_at(c, r.size, rot @ d))
+    return quads
+
+
+def beside(
+    image: NDArray[np.uint8],
+    reads: list[CharRead],
+    classify: Classify,
+    known: Sequence[CharRead] | None = None,
+) -> list[CharRead]:
+    """The characters read at :func:`beside_squares`: this finds what the proposers missed
+    (pale yellow ink, characters touching in a fan); where no character is, reads ``none``."""
+    quads = beside_squares(reads, known)
     if not quads:
         return []
     out = []
@@ -243,20 +266,69 @@ def beside(image: NDArray[np.uint8], reads: list[CharRead], classify: Classify) 
     return out
 
 
+def _on_card(point: NDArray[np.float64], card: Quad, margin: float = 0.25) -> bool:
+    """Whether ``point`` lies on the centre line of ``card`` (within a margin of its ends)."""
+    along = card[3] - card[0]
+    length = float(np.linalg.norm(along))
+    width = float(np.linalg.norm(card[1] - card[0]))
+    u = along / max(length, 1e-9)
+    rel = point - card[0] - (card[1] - card[0]) / 2
+    t = float(rel @ u)
+    across = float(np.linalg.norm(rel - t * u))
+    return -margin * length <= t <= (1 + margin) * length and across < 0.3 * width
+
+
+def _one_per_card(cards: list[tuple[CharRead, Quad]]) -> list[tuple[CharRead, Quad]]:
+    """One read per card. A read much smaller than the others is a fragment of a character
+    (one deck, one scale per table); two reads with the same label, each on the other's card's
+    centre line, are one card read twice (its far end unpaired, or a neighbour square landing
+    on it): the surer stays."""
+    if len(cards) >= 3:
+        typical = float(np.median([r.size for r, _ in cards]))
+        cards = [c for c in cards if c[0].size >= 0.65 * typical]
+    kept: list[tuple[CharRead, Quad]] = []
+    for r, q in sorted(cards, key=lambda c: -c[0].confidence):
+        if not any(
+            k.label == r.label and (_on_card(r.centre, kq) or _on_card(k.centre, q))
+            for k, kq in kept
+        ):
+            kept.append((r, q))
+    return kept
+
+
+def _typical_size(reads: list[CharRead]) -> list[CharRead]:
+    """Reads a little smaller than is usual on this table (a square around the glyph inside a
+    badge, a character's strokes only) grown to the usual size: every card of one deck lies at
+    about one scale, and the card's length and its neighbours' places follow from the size."""
+    if len(reads) < 3:
+        return reads
+    typical = float(np.median([r.size for r in reads]))
+    out = []
+    for r in reads:
+        if 0.65 * typical <= r.size < 0.85 * typical:
+            c = r.centre
+            grown = c + (r.quad - c) * (typical / r.size)
+            r = CharRead(r.label, r.confidence, grown, r.alternatives)
+        out.append(r)
+    return out
+
+
 def read_cards(
     image: NDArray[np.uint8], classify: Classify, proposals: Sequence[Quad] | None = None
 ) -> list[tuple[CharRead, Quad]]:
     """Each card seen: its surer character read and its whole quad, sorted top to bottom."""
     quads = candidates(image) if proposals is None else proposals
-    found = suppress(settle(image, suppress(best_turns(image, quads, classify)), classify))
-    for _ in range(NEIGHBOUR_ROUNDS):
-        more = beside(image, found, classify)
+    found = _typical_size(
+        suppress(settle(image, suppress(best_turns(image, quads, classify)), classify))
+    )
+    anchors = found
+    for _ in range(NEIGHBOUR_ROUNDS):  # a neighbour found is an anchor for the next round
+        more = suppress(beside(image, anchors, classify, found))
         if not more:
             break
         found = suppress(found + more)
-    cards = paired(found)
-    lengths = card_lengths(cards)
-    out = [(a, card_quad(a, n)) for (a, _), n in zip(cards, lengths, strict=True)]
+        anchors = [m for m in more if any(m is f for f in found)]
+    out = _one_per_card([(a, card_quad(a, n)) for a, n in measured(image, paired(found))])
     out.sort(key=lambda c: (float(c[1][:, 1].mean()), float(c[1][:, 0].mean())))
     return out
 
@@ -319,6 +391,63 @@ def card_lengths(cards: list[tuple[CharRead, CharRead | None]]) -> list[float]:
     ]
 
 
+def paper_run(
+    faces: NDArray[np.uint8], start: NDArray[np.float64], step: NDArray[np.float64], steps: int
+) -> int:
+    """How many ``step``s from ``start`` stay on card faces (``faces``: 255 on paper) before
+    two in a row leave them."""
+    h, w = faces.shape[:2]
+    off = 0
+    for k in range(1, steps + 1):
+        x, y = (round(float(v)) for v in start + step * k)
+        on = 0 <= x < w and 0 <= y < h and faces[y, x] > 0
+        off = 0 if on else off + 1
+        if off >= 2:
+            return k - 2
+    return steps
+
+
+def measured(
+    image: NDArray[np.uint8], cards: list[tuple[CharRead, CharRead | None]]
+) -> list[tuple[CharRead, float]]:
+    """Each card's read and length, the length measured on the paper where it can be: a card
+    read from one end is followed from its character along its axis to where the face ends
+    (kept within a third of the length its character's size gives). A read whose axis runs
+    off the face at once while a quarter turn runs on is turned that quarter (a character
+    read on its side)."""
+    lengths = card_lengths(cards)
+    f = min(1.0, WORK_SIDE / max(image.shape[:2]))
+    small = (
+        image
+        if f >= 1
+        else np.asarray(cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA), np.uint8)
+    )
+    faces = face_mask(small)
+    out = []
+    for (a, b), length in zip(cards, lengths, strict=True):
+        if b is not None:
+            out.append((a, length))
+            continue
+        unit = a.size * f / 8
+        start = a.centre * f
+        reach = int(2 * length * f / unit)
+        d = a.down
+        runs = []
+        for k in range(4):
+            t = np.radians(90.0 * k)
+            rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+            runs.append(paper_run(faces, start, (rot @ d) * unit, reach))
+        if runs[0] * unit < 1.2 * a.size * f and max(runs[1], runs[3]) * unit > 2.5 * a.size * f:
+            k = 1 if runs[1] >= runs[3] else 3
+            t = np.radians(90.0 * k)
+            rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+            a = _facing(a, rot @ d)
+            runs[0] = runs[k]
+        seen = runs[0] * unit / f / (1 - CHAR_CENTRE)
+        out.append((a, float(np.clip(seen, 0.75 * length, 1.3 * length))))
+    return out
+
+
 MELD_PARALLEL_DEG = 12.0  # card quads drawn from characters are true to a few degrees
 MELD_LEVEL = 0.35
 
@@ -327,9 +456,14 @@ def meld_groups(quads: Sequence[Quad], labels: Sequence[str]) -> list[list[int]]
     """Whole-card quads grouped into the melds laid on the table (rows of parallel cards side
     by side; a fanned hand is no meld), each in the camera's left-to-right order. A lone card
     is a meld only when it is a general (a general may be laid alone)."""
-    melds, _ = group_melds(
-        [np.asarray(q).tolist() for q in quads], parallel_deg=MELD_PARALLEL_DEG, level=MELD_LEVEL
-    )
+    # A card is read from either printed end, so two cards of one meld may face opposite
+    # ways: compare them all as if read from the end nearer the top of the image.
+    upright = []
+    for q in quads:
+        q = np.asarray(q, np.float64)
+        down = (q[3] - q[0]) + (q[2] - q[1])
+        upright.append((np.roll(q, 2, axis=0) if down[1] < 0 else q).tolist())
+    melds, _ = group_melds(upright, parallel_deg=MELD_PARALLEL_DEG, level=MELD_LEVEL)
     out = []
     for m in melds:
         # A card's quad may come from either printed end, so "along the row" can point either

@@ -15,7 +15,7 @@ and ``TableReader("cactus")`` call these).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -88,6 +88,34 @@ def read_fourcolor(image: Image, rec: Recogniser, min_confidence: float) -> Read
     return Reading(objects, sets, timings, game="fourcolor")
 
 
+def _card_of(
+    i: int,
+    hyps: list[tuple[Quad, list[Quad]]],
+    reads: list[Read],
+    bands32: list[npt.NDArray[np.float32]],
+    keep: list[int],
+    mask: Callable[[], Image],
+) -> Quad:
+    """The card a read band belongs to. Hypotheses that know their card (a band on the
+    paper of a card's body, or beside a straight paper edge) and read the same band the same
+    way outvote a bare colourful bar, which may lie at either end of its card; for a bare bar
+    the card's coloured outline says which way the card runs."""
+    band, cards = hyps[i]
+    same = [
+        j
+        for j in keep
+        if len(hyps[j][1]) == 1
+        and reads[j].label == reads[i].label
+        and quad_iou(bands32[i], bands32[j]) > 0.5
+        and float((hyps[j][0][3] - hyps[j][0][0]) @ (band[3] - band[0])) > 0
+    ]
+    if same:
+        return hyps[max(same, key=lambda j: reads[j].confidence)][1][0]
+    if len(cards) > 1:
+        return cards[0] if detect_cactus.outline_runs_down(mask(), band) >= 0 else cards[1]
+    return cards[0]
+
+
 def read_cactus(image: Image, rec: Recogniser, min_confidence: float) -> Reading:
     stamps = [time.perf_counter()]
     hyps = detect_cactus.band_hypotheses(image)
@@ -96,23 +124,24 @@ def read_cactus(image: Image, rec: Recogniser, min_confidence: float) -> Reading
     stamps.append(time.perf_counter())
     reads: list[Read] = rec.classify(batch, "cactus")
     stamps.append(time.perf_counter())
-    mask = detect_cactus.colour_mask(image) if hyps else None
     keep = [i for i, r in enumerate(reads) if r.label != NONE and r.confidence >= min_confidence]
     keep.sort(key=lambda i: -reads[i].confidence)
+    bands32 = [b.astype(np.float32) for b, _ in hyps]
     chosen: list[int] = []
     for i in keep:
-        band = hyps[i][0]
-        b32 = band.astype(np.float32)
-        if all(quad_iou(b32, hyps[j][0].astype(np.float32)) < 0.3 for j in chosen):
+        if all(quad_iou(bands32[i], bands32[j]) < 0.3 for j in chosen):
             chosen.append(i)
+    masks: list[Image] = []
+
+    def mask() -> Image:  # only bare colourful bars need it: made once, when first asked
+        if not masks:
+            masks.append(detect_cactus.print_mask(image))
+        return masks[0]
+
     objects = []
     for i in chosen:
-        band, cards = hyps[i]
-        card = cards[0]
-        if len(cards) > 1 and mask is not None:
-            below = detect_cactus.outline_runs_down(mask, band)
-            card = cards[0] if below >= 0 else cards[1]
         r = reads[i]
+        card = _card_of(i, hyps, reads, bands32, keep, mask)
         objects.append(_found(r.label, r.confidence, card, r.alternatives))
     objects.sort(key=lambda o: (float(o.quad[:, 1].mean()), float(o.quad[:, 0].mean())))
     stamps.append(time.perf_counter())

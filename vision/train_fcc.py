@@ -24,6 +24,7 @@ import numpy.typing as npt
 from vision import detect_cactus, detect_fourcolor, synth_cactus, synth_fourcolor
 from vision.crops import crop
 from vision.detect import quad_iou
+from vision.fourcolor_read import CharRead, beside_squares
 from vision.labels import NONE, LabelSpec, spec_for
 
 Crops = npt.NDArray[Any]
@@ -104,6 +105,25 @@ def fourcolor_crops(
         for k in range(4):
             out.append(crop(image, _turn(q, k).astype(np.float32), spec.crop))
             ys.append(spec.index(ch.label) if k == best else none)
+    # The reader also looks beside every character it read (fourcolor_read.beside_squares):
+    # learn what those squares show, a neighbour's character or nothing.
+    readable = [c for c in chars if c.visible >= VISIBLE["fourcolor"]]
+    anchors = [CharRead(c.label, 1.0, _jitter(c.quad, rng, 3.0, 0.03)) for c in readable]
+    beside: list[tuple[Crops, int]] = []
+    for q in beside_squares(anchors):
+        c, size = q.mean(0), _size(q)
+        dist = [float(np.linalg.norm(ch.quad.mean(0) - c)) / _size(ch.quad) for ch in chars]
+        k = int(np.argmin(dist)) if dist else -1
+        if k >= 0 and dist[k] < 0.6:
+            ch = chars[k]
+            upright = float(_down(q) @ _down(ch.quad)) > 0.9
+            if dist[k] < 0.25 and upright and ch.visible >= VISIBLE["fourcolor"]:
+                beside.append((crop(image, q.astype(np.float32), spec.crop), spec.index(ch.label)))
+            continue  # partly on a character: neither clearly it nor clearly nothing
+        beside.append((crop(image, q.astype(np.float32), spec.crop), none))
+    for i in rng.permutation(len(beside))[: max(8, len(readable))]:
+        out.append(beside[int(i)][0])
+        ys.append(beside[int(i)][1])
     negatives = _sample(negatives, max(12, 2 * len(chars)), rng)
     out += negatives
     ys += [none] * len(negatives)
