@@ -31,7 +31,7 @@ def fourcolor(players: list[str], seed: int) -> tuple[list[Step], dict[str, Any]
 
 # game → (script maker, seed, share of objects vision must read right by itself): floors
 # under what was measured on these seeds with today's models (Rummikub 0.95, All In 0.87,
-# Four Color 0.95; Cactus 1.0 with the cactus.onnx the fcc branch had made, not yet merged).
+# Four Color 0.95, Cactus 1.0).
 GAMES: dict[str, tuple[Night, int, float]] = {
     "rummikub": (scripts.rummikub_night, 8, 0.85),
     "allin": (scripts.allin_night, 3, 0.75),
