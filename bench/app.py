@@ -62,7 +62,7 @@ def _layout() -> list[dict[str, Any]]:
         {
             "label": f"{'krbo'[i % 4]}{i % 13 + 1}",
             "confidence": 0.97,
-            "quad": quad(120 + 46 * (i % 16), 300 + 90 * (i // 16), 44, 62),
+            "quad": quad(110 + 52 * (i % 16), 300 + 100 * (i // 16), 50, 70),
         }
         for i in range(TILES)
     ]
@@ -154,4 +154,22 @@ def run() -> dict[str, Any]:
             "-> snapshot parsed by a WebSocket client",
             **_measure(game, options, 60, 4, lambda i: (reader(image), image)),
         }
+    result["demo_reads"] = _demo_reads()
     return result
+
+
+def _demo_reads() -> dict[str, Any]:
+    """What vision reads in `tableref demo` (seed 7): per game, who read the frames, whether
+    the scores matched the ground truth, and vision's own share of the objects (ReadStats)."""
+    from host.api.app import build_table
+    from host.demo.night import play_night
+    from host.settings import Settings
+
+    with tempfile.TemporaryDirectory() as tmp:
+        table = build_table(Settings(data_dir=Path(tmp), device="none"))
+        games = play_night(table, seed=7)
+    return {
+        g["game"]: {"read_by": g["read_by"], "matches": g["matches"], "vision": g["vision"],
+                    "seconds": g["seconds"]}
+        for g in games
+    }  # fmt: skip

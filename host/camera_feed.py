@@ -14,6 +14,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Literal
 
+import cv2
+import numpy as np
+
 from host.cli.common import InputError
 from host.referee import Table
 from host.table.reads import FrameRead
@@ -21,22 +24,48 @@ from host.table.reads import FrameRead
 Reader = Callable[[Any], FrameRead]
 log = logging.getLogger(__name__)
 
-# The referee's deck -> the vision reader that knows its faces.
 # The referee's deck -> the name vision reads it under (vision.reader.Game).
-VisionGame = Literal["rummikub", "cards", "allin"]
+VisionGame = Literal["rummikub", "cards", "allin", "fourcolor", "cactus"]
 VISION_GAMES: dict[str, VisionGame] = {
     "rummikub": "rummikub",
     "allin": "allin",
     "standard": "cards",
+    "fourcolor": "fourcolor",
+    "cactus": "cactus",
 }
+# The recogniser (models/<name>.onnx) each deck's reads need.
+VISION_MODELS = {
+    "rummikub": "tiles",
+    "allin": "cards",
+    "standard": "cards",
+    "fourcolor": "fourcolor",
+    "cactus": "cactus",
+}
+# Decks whose recogniser reads a card's corner index: each corner in sight is one read.
+CORNER_DECKS = ("allin", "standard")
+
+
+def vision_reads() -> list[str]:
+    """The decks vision reads here: its TableReader takes the game and the model is shipped."""
+    try:
+        from vision.reader import GAMES
+        from vision.recognise import MODELS
+    except ImportError:
+        return []
+    return [
+        deck
+        for deck, game in VISION_GAMES.items()
+        if game in GAMES and (MODELS / f"{VISION_MODELS[deck]}.onnx").is_file()
+    ]
 
 
 def reader_for(deck: str, enrolled: str | None = None, data_dir: Path | None = None) -> Reader:
     """Vision's table reader for a deck, wrapped to give the referee's FrameRead; with
     ``enrolled``, it reads with that enrolled deck profile where one exists for the game."""
-    if deck not in VISION_GAMES:
+    readable = vision_reads()
+    if deck not in readable:
         raise InputError(
-            f"vision does not read the {deck} deck yet (it reads: {', '.join(VISION_GAMES)}); "
+            f"vision does not read the {deck} deck yet (it reads: {', '.join(readable)}); "
             "play this game with entries on the dashboard"
         )
     try:
@@ -50,9 +79,12 @@ def reader_for(deck: str, enrolled: str | None = None, data_dir: Path | None = N
     def read(image: Any) -> FrameRead:
         reading = reader.read(image)
         height, width = image.shape[:2]
+        objects = [o.to_json() for o in reading.objects]
+        if deck in CORNER_DECKS:
+            objects = merge_corners(objects)
         return FrameRead.model_validate(
             {
-                "objects": [o.to_json() for o in reading.objects],
+                "objects": objects,
                 "sets": [list(s) for s in reading.sets] if reading.sets is not None else None,
                 "width": width,
                 "height": height,
@@ -73,6 +105,40 @@ def _use_enrolled(reader: Any, name: str, data_dir: Path | None) -> None:
         log.warning("reading %s without an enrolled deck: %s", reader.game, exc)
 
 
+def merge_corners(objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One object per card where vision read both of its corner indices.
+
+    A card lying open shows its index at two opposite corners, and a deck holds each card
+    once, so two reads of one label no farther apart than a card's diagonal (about five index
+    heights) are the same card: they become one object spanning both corners, its centre the
+    card's centre. (Two reads farther apart stay two objects, and the box check flags them.)
+    """
+    out: list[dict[str, Any]] = []
+    taken: set[int] = set()
+    for i, a in enumerate(objects):
+        if i in taken:
+            continue
+        qa = np.array(a["quad"], np.float32)
+        for j in range(i + 1, len(objects)):
+            b = objects[j]
+            if j in taken or b["label"] != a["label"]:
+                continue
+            qb = np.array(b["quad"], np.float32)
+            size = max(_long_side(qa), _long_side(qb))
+            if float(np.linalg.norm(qa.mean(0) - qb.mean(0))) <= 5.0 * size:
+                taken.add(j)
+                box = cv2.boxPoints(cv2.minAreaRect(np.vstack([qa, qb])))
+                best = a if a["confidence"] >= b["confidence"] else b
+                a = {**best, "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in box]}
+                break
+        out.append(a)
+    return out
+
+
+def _long_side(quad: Any) -> float:
+    return float(max(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[3] - quad[0])))
+
+
 class CameraFeed:
     """Feeds the active game; the reader follows the game's deck (made once per deck)."""
 
@@ -85,6 +151,7 @@ class CameraFeed:
         self.readers: dict[str, Reader] = {}
         self.stop = threading.Event()
         self.count = 0
+        self.skipped = 0  # frames the gate skipped (a hand over the table, motion)
         self.read_ms: list[float] = []
 
     @classmethod
@@ -104,6 +171,9 @@ class CameraFeed:
         )
 
     def run(self) -> None:
+        from vision.stability import FrameGate
+
+        gate = FrameGate()  # frames with a hand over the table or motion say nothing reliable
         for index, image in enumerate(self.frames):
             if self.stop.is_set():
                 break
@@ -113,6 +183,13 @@ class CameraFeed:
             if deck not in self.readers:
                 self.readers[deck] = self.make_reader(deck)
             started = time.perf_counter()
+            if not gate.check(image).usable:
+                self.skipped += 1
+                height, width = image.shape[:2]
+                self.table.feed(
+                    FrameRead(hand=True, frame=index, width=width, height=height), image
+                )
+                continue
             read = self.readers[deck](image).model_copy(update={"frame": index})
             self.read_ms.append((time.perf_counter() - started) * 1000)
             self.table.feed(read, image)

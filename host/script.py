@@ -35,8 +35,9 @@ from host.table.reads import FrameRead
 Step = dict[str, Any]
 _STEP = re.compile(r"script:(\d+)")
 ImageReader = Callable[[Path], tuple[FrameRead, Any]]
-# Renders a frame step's objects as a camera image and reads it with vision.
-SceneReader = Callable[[list[dict[str, Any]]], tuple[FrameRead, Any]]
+# Renders a frame step (its objects, a hand over them) as a camera image and reads it with
+# vision; the read says ``hand`` when the camera's frame gate skips the image.
+SceneReader = Callable[[dict[str, Any]], tuple[FrameRead, Any]]
 
 
 class ScriptError(ValueError):
@@ -139,8 +140,8 @@ class ScriptPlayer:
     def _feed(self, referee: Referee, step: Step, index: int) -> None:
         image = None
         frame = step["frame"]
-        if self.see is not None and not frame.get("hand"):
-            read, image = self.see(frame.get("objects", []))
+        if self.see is not None:
+            read, image = self.see(frame)
             read = read.model_copy(update={"frame": index})
         elif "image" in step and self.read_image is not None:
             read, image = self.read_image(self.base / step["image"])

@@ -40,7 +40,9 @@ def _oracle(scene: fourcolor.FourColorScene) -> fr.Classify:
             for label, truth in chars:
                 t = fr.CharRead(label, 1.0, truth)
                 near = np.linalg.norm(read.centre - t.centre) < 0.3 * t.size
-                if near and float(read.down @ t.down) > 0.7:
+                # As trained: the whole character in the square, not a fragment of it.
+                whole = 0.5 < read.size / t.size < 1.9
+                if near and whole and float(read.down @ t.down) > 0.7:
                     best = (label, 0.95)
             out.append(best)
         return out

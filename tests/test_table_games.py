@@ -54,6 +54,23 @@ def test_fourcolor_hu_read_from_the_winners_zone(tmp_path: Path) -> None:
     assert summary["scores"] == {"ann": 30 - 6, "bob": 30 + 12, "cat": 30 - 6}
 
 
+def test_fourcolor_hu_at_a_side_seat_reads_rows_along_its_edge(tmp_path: Path) -> None:
+    """Four players: the winner sits at the left edge, so their hand and melds lie in rows
+    running up and down the image; the hand is the row nearest them."""
+    table = _table(tmp_path)
+    sid = table.store.create_session("night", ["dan", "bob", "ann", "cat"])
+    ref = table.start_game(sid, "fourcolor", {"hands": 1})
+    hand = list(BOB_WAITING)
+    for _ in range(3):
+        hand.remove("gR")
+    column = [obj(label, 60, 110 + 32 * i, size=30) for i, label in enumerate(hand)]
+    melds = [obj("gR", 170, 330 + 32 * i, size=30) for i in range(3)]
+    _settle(ref, column + melds + [obj("rR", 500, 375)])
+    assert ref.facts["seats"]["bob"] == {"hand": hand, "exposed": [["gR", "gR", "gR"]]}
+    ref.trigger("hu", {"player": "bob", "win_from": "other", "flower": "gR"})
+    assert ref.summary()["winner"] == "bob"
+
+
 def _night(tmp_path: Path, steps: list[dict[str, Any]]) -> tuple[Referee, list[str]]:
     from host.script import ScriptPlayer
 

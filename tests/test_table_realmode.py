@@ -145,3 +145,48 @@ def test_a_script_can_start_a_real_table_game(tmp_path: Path) -> None:
     steps: list[dict[str, object]] = [{"start": start}]
     referee = ScriptPlayer(table, steps).play()
     assert referee.state.table_mode and referee.state.phase == "showdown"
+
+
+# Every option the dashboard's start form offers, at a value other than the engine's default.
+FORM_OPTIONS = {
+    "rummikub": {"timer_seconds": 45, "strict_penalty": True, "mirror_value": "zero"},
+    "allin": {"side": "B", "enchanted_discard": True, "heirs_of_the_prophets": True},
+    "allin:closed": {"closed_minds_eye": True},  # the other discard variant (one at a time)
+    "fourcolor": {"hands": 3, "threshold": 12, "self_drawn": "exposed"},
+    "cactus": {},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("game", list(FORM_OPTIONS))
+def test_the_start_form_starts_every_game_on_a_real_table(
+    game: str, tmp_path: Path, repo: Path
+) -> None:
+    """The form's options (host/api/static/app.js) are the ones each engine takes."""
+    import re
+
+    from fastapi.testclient import TestClient
+
+    from host.api.app import create_app
+    from host.settings import Settings
+
+    script = (repo / "host/api/static/app.js").read_text()
+    options = FORM_OPTIONS[game]
+    game = game.split(":")[0]
+    block = re.search(rf"^  {game}: \[(.*?)\],?$", script, re.S | re.M)
+    assert block is not None, f"the start form offers no options list for {game}"
+    for key in options:  # a field of its own, or a choice of a select sent as its flag
+        assert f'"{key}"' in block.group(1), f"the start form does not offer {key}"
+
+    settings = Settings(data_dir=tmp_path)
+    table = Table(Store(settings.db_path), FakeDevice())
+    app = create_app(settings, table)
+    with TestClient(app) as client:
+        client.headers["Authorization"] = f"Bearer {app.state.token}"
+        sid = client.post("/api/sessions", json={"players": ["ann", "bob", "cy"]}).json()["id"]
+        body = {"game": game, "options": options, "real_table": True}
+        started = client.post(f"/api/sessions/{sid}/games", json=body)
+        assert started.status_code == 201, started.text
+        setup = table.store.events(table.referee().game_id)[0]
+        assert setup["players"] == ["ann", "bob", "cy"]
+        assert (setup.get("options") or {}) == options
+        assert not {"deck", "pool"} & set(setup.data)  # nobody knows the shuffle

@@ -2,16 +2,18 @@
 
 Proposals (:mod:`vision.detect_fourcolor`) are squares around characters whose up direction is
 unknown, so each is looked at in its four turns and the recogniser's best non-``none`` read
-wins. A card prints its character at both ends, the far one upside down: two reads with the
-same label, facing opposite ways, about a card's length apart, are one card. What is left is
-grouped into exposed melds (:mod:`vision.melds`).
+wins. Each find is then re-read square to its strokes (a proposal may be square to the image
+instead of the card), and the places a card width to either side of it (a meld's or a fan's
+neighbours) are read too, which finds characters the proposers missed. A card prints its
+character at both ends, the far one upside down: two reads with the same label, facing
+opposite ways, about a card's length apart, are one card. Each card's whole quad is drawn
+along its character's axis, its length from the distance between its two ends, else from
+the character's size checked against where the paper ends. Fragments and cards read twice are
+dropped, and what lies in rows is grouped into exposed melds (:mod:`vision.melds`).
 
-The recogniser is a function ``classify(image, quads) -> [(label, confidence)]`` ("none" for
-nothing), so this runs with the ONNX model, an enrolled deck profile, or a test oracle.
-
-With an oracle recogniser (the generated truth) on 20 generated tables (1000 x 750, seeds
-900-919): every one of 133 meld cards read, 39 of 48 melds grouped whole. No network is
-trained for Four Color yet; this is the pipeline it will plug into.
+The recogniser is a function ``classify(image, quads) -> [(label, confidence[, alternatives])]``
+("none" for nothing), so this runs with the ONNX model (:mod:`vision.read_fcc`), an enrolled
+deck profile, or a test oracle.
 """
 
 from __future__ import annotations
@@ -20,15 +22,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detect_fourcolor import candidates
+from vision.detect_fourcolor import WORK_SIDE, candidates
+from vision.detect_fourcolor import faces as face_mask
 from vision.melds import group_melds
 
 NONE = "none"
 Quad = NDArray[np.float64]
-Classify = Callable[[NDArray[np.uint8], Sequence[Quad]], list[tuple[str, float]]]
+# A recogniser: one (label, confidence) per quad, "none" for nothing; it may add a third item,
+# its top alternatives [(label, confidence), ...].
+Classify = Callable[[NDArray[np.uint8], Sequence[Quad]], Sequence[tuple[Any, ...]]]
 CARD_LENGTH = (1.0, 3.6)  # centre to centre of a card's two characters, in character sizes
 
 
@@ -37,6 +43,7 @@ class CharRead:
     label: str
     confidence: float
     quad: Quad  # TL TR BR BL with the character upright
+    alternatives: tuple[tuple[str, float], ...] = ()  # the recogniser's top 3, best first
 
     @property
     def centre(self) -> NDArray[np.float64]:
@@ -68,17 +75,22 @@ def best_turns(
         options = [(reads[4 * i + k], turned[4 * i + k]) for k in range(4)]
         options = [(r, q) for r, q in options if r[0] != NONE]
         if options:
-            (label, conf), quad = max(options, key=lambda o: o[0][1])
-            out.append(CharRead(label, conf, quad))
+            r, quad = max(options, key=lambda o: float(o[0][1]))
+            out.append(CharRead(str(r[0]), float(r[1]), quad, _alternatives(r)))
     return out
 
 
+def _alternatives(r: tuple[Any, ...]) -> tuple[tuple[str, float], ...]:
+    return tuple((str(a), float(c)) for a, c in r[2]) if len(r) > 2 else ()
+
+
 def suppress(reads: list[CharRead]) -> list[CharRead]:
-    """One read per character: the surest among proposals whose centres nearly coincide."""
+    """One read per character: the surest among proposals whose centres nearly coincide (or
+    that lie inside a surer read: a fragment of its character)."""
     kept: list[CharRead] = []
     for r in sorted(reads, key=lambda r: -r.confidence):
         if all(
-            float(np.linalg.norm(r.centre - k.centre)) > 0.5 * min(r.size, k.size) for k in kept
+            float(np.linalg.norm(r.centre - k.centre)) > 0.5 * max(r.size, k.size) for k in kept
         ):
             kept.append(r)
     return kept
@@ -88,8 +100,13 @@ def pair_ends(reads: list[CharRead]) -> list[CharRead]:
     """Merge a card's two characters (same label, facing opposite ways, a card's length
     apart along their down direction) into one read; either end names the card, so the surer
     one is kept."""
+    return [card for card, _ in paired(reads)]
+
+
+def paired(reads: list[CharRead]) -> list[tuple[CharRead, CharRead | None]]:
+    """:func:`pair_ends`, each kept read with the other end of its card when that was seen."""
     used: set[int] = set()
-    out = []
+    out: list[tuple[CharRead, CharRead | None]] = []
     order = sorted(range(len(reads)), key=lambda i: -reads[i].confidence)
     for i in order:
         if i in used:
@@ -113,7 +130,206 @@ def pair_ends(reads: list[CharRead]) -> list[CharRead]:
                 break
         # The line between a card's two characters is the card's own axis: truer than either
         # proposal's turn, which may be square to the image rather than to the card.
-        out.append(a if partner is None else _facing(a, partner.centre - a.centre))
+        out.append(
+            (a, None) if partner is None else (_facing(a, partner.centre - a.centre), partner)
+        )
+    return out
+
+
+def stroke_angle(image: NDArray[np.uint8], quad: Quad) -> float | None:
+    """The slant (degrees, modulo 90) of a character's strokes inside ``quad``: Chinese
+    characters are drawn in horizontal and vertical strokes, square to their card. None when
+    the region shows no clear direction."""
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int)
+    h, w = image.shape[:2]
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 - x0 < 6 or y1 - y0 < 6:
+        return None
+    grey = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    mag = np.hypot(gx, gy)
+    z = np.sum(mag * np.exp(4j * np.arctan2(gy, gx)))
+    if abs(z) < 0.15 * float(mag.sum()):
+        return None
+    return float(np.degrees(np.angle(z)) / 4) % 90.0
+
+
+STROKE_REGION = 1.6  # the region square_to_strokes looks at, in character squares
+
+
+def square_to_strokes(image: NDArray[np.uint8], read: CharRead) -> Quad | None:
+    """The read's square turned square to its character's strokes (a proposal's own turn may be
+    square to the image instead, up to 45° off the card); None when the strokes say nothing."""
+    # A region a little larger than the character takes in the card's own edges too, which
+    # are straighter than a character's strokes (兵 and 炮 lean).
+    c = read.centre
+    angle = stroke_angle(image, c + (read.quad - c) * STROKE_REGION)
+    if angle is None:
+        return None
+    r = np.radians(angle)
+    return _facing(read, np.array([np.cos(r), np.sin(r)])).quad
+
+
+def settle(image: NDArray[np.uint8], reads: list[CharRead], classify: Classify) -> list[CharRead]:
+    """Each read looked at again square to its strokes, in the four turns there: the surest
+    upright read wins, so the card's axis (and which end is up) is the character's own."""
+    squares = [square_to_strokes(image, r) for r in reads]
+    quads = [q for q in squares if q is not None]
+    again = iter(best_turns_all(image, quads, classify))
+    out = []
+    for r, q in zip(reads, squares, strict=True):
+        if q is None:
+            out.append(r)
+            continue
+        better = next(again)
+        out.append(better if better is not None and better.confidence >= 0.5 * r.confidence else r)
+    return out
+
+
+def best_turns_all(
+    image: NDArray[np.uint8], quads: Sequence[Quad], classify: Classify
+) -> list[CharRead | None]:
+    """:func:`best_turns`, one entry per quad (None where every turn is ``none``)."""
+    turned = [t for q in quads for t in turns(np.asarray(q, np.float64))]
+    reads = classify(image, turned) if turned else []
+    out: list[CharRead | None] = []
+    for i in range(len(quads)):
+        options = [(reads[4 * i + k], turned[4 * i + k]) for k in range(4)]
+        options = [(r, q) for r, q in options if r[0] != NONE]
+        if not options:
+            out.append(None)
+            continue
+        r, quad = max(options, key=lambda o: float(o[0][1]))
+        out.append(CharRead(str(r[0]), float(r[1]), quad, _alternatives(r)))
+    return out
+
+
+NEIGHBOUR_STEPS = (0.7, 0.9, 1.1, 1.3)  # centre to centre, in card widths
+NEIGHBOUR_TILT = 13.0  # a fanned neighbour is turned about this much further
+NEIGHBOUR_ROUNDS = 6
+
+
+def _square_at(centre: NDArray[np.float64], size: float, down: NDArray[np.float64]) -> Quad:
+    return _facing(CharRead("", 0.0, _facing_square(centre, size)), down).quad
+
+
+def _facing_square(centre: NDArray[np.float64], size: float) -> Quad:
+    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * (size / 2)
+    return np.asarray(centre + corners, np.float64)
+
+
+def beside_squares(
+    reads: Sequence[CharRead], known: Sequence[CharRead] | None = None
+) -> list[Quad]:
+    """Where the neighbours of the characters ``reads`` may be: cards lie side by side in a
+    meld and a little turned against each other in a fan, so a neighbour's character is about
+    a card width to either side, facing the same way (or turned a little). Places near a
+    character already read (``known``, by default ``reads``) are skipped."""
+    known = reads if known is None else known
+    quads: list[Quad] = []
+    for r in reads:
+        width = r.size / CHAR_TO_WIDTH
+        d = r.down
+        right = np.array([d[1], -d[0]])
+        for side in (-1.0, 1.0):
+            for step in NEIGHBOUR_STEPS:
+                c = r.centre + side * right * step * width
+                if any(
+                    float(np.linalg.norm(c - o.centre)) < 0.5 * max(o.size, r.size) for o in known
+                ):
+                    continue
+                for tilt in (0.0, side * NEIGHBOUR_TILT):
+                    t = np.radians(tilt)
+                    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+                    quads.append(_square_at(c, r.size, rot @ d))
+    return quads
+
+
+def beside(
+    image: NDArray[np.uint8],
+    reads: list[CharRead],
+    classify: Classify,
+    known: Sequence[CharRead] | None = None,
+) -> list[CharRead]:
+    """The characters read at :func:`beside_squares`: this finds what the proposers missed
+    (pale yellow ink, characters touching in a fan); where no character is, reads ``none``."""
+    quads = beside_squares(reads, known)
+    if not quads:
+        return []
+    out = []
+    for (label, conf, *rest), q in zip(classify(image, quads), quads, strict=True):
+        if label != NONE:
+            alts = _alternatives((label, conf, *rest))
+            out.append(CharRead(str(label), float(conf), np.asarray(q, np.float64), alts))
+    return out
+
+
+def _on_card(point: NDArray[np.float64], card: Quad, margin: float = 0.25) -> bool:
+    """Whether ``point`` lies on the centre line of ``card`` (within a margin of its ends)."""
+    along = card[3] - card[0]
+    length = float(np.linalg.norm(along))
+    width = float(np.linalg.norm(card[1] - card[0]))
+    u = along / max(length, 1e-9)
+    rel = point - card[0] - (card[1] - card[0]) / 2
+    t = float(rel @ u)
+    across = float(np.linalg.norm(rel - t * u))
+    return -margin * length <= t <= (1 + margin) * length and across < 0.3 * width
+
+
+def _one_per_card(cards: list[tuple[CharRead, Quad]]) -> list[tuple[CharRead, Quad]]:
+    """One read per card. A read much smaller than the others is a fragment of a character
+    (one deck, one scale per table); two reads with the same label, each on the other's card's
+    centre line, are one card read twice (its far end unpaired, or a neighbour square landing
+    on it): the surer stays."""
+    if len(cards) >= 3:
+        typical = float(np.median([r.size for r, _ in cards]))
+        cards = [c for c in cards if c[0].size >= 0.65 * typical]
+    kept: list[tuple[CharRead, Quad]] = []
+    for r, q in sorted(cards, key=lambda c: -c[0].confidence):
+        if not any(
+            k.label == r.label and (_on_card(r.centre, kq) or _on_card(k.centre, q))
+            for k, kq in kept
+        ):
+            kept.append((r, q))
+    return kept
+
+
+def _typical_size(reads: list[CharRead]) -> list[CharRead]:
+    """Reads a little smaller than is usual on this table (a square around the glyph inside a
+    badge, a character's strokes only) grown to the usual size: every card of one deck lies at
+    about one scale, and the card's length and its neighbours' places follow from the size."""
+    if len(reads) < 3:
+        return reads
+    typical = float(np.median([r.size for r in reads]))
+    out = []
+    for r in reads:
+        if 0.65 * typical <= r.size < 0.85 * typical:
+            c = r.centre
+            grown = c + (r.quad - c) * (typical / r.size)
+            r = CharRead(r.label, r.confidence, grown, r.alternatives)
+        out.append(r)
+    return out
+
+
+def read_cards(
+    image: NDArray[np.uint8], classify: Classify, proposals: Sequence[Quad] | None = None
+) -> list[tuple[CharRead, Quad]]:
+    """Each card seen: its surer character read and its whole quad, sorted top to bottom."""
+    quads = candidates(image) if proposals is None else proposals
+    found = _typical_size(
+        suppress(settle(image, suppress(best_turns(image, quads, classify)), classify))
+    )
+    anchors = found
+    for _ in range(NEIGHBOUR_ROUNDS):  # a neighbour found is an anchor for the next round
+        more = suppress(beside(image, anchors, classify, found))
+        if not more:
+            break
+        found = suppress(found + more)
+        anchors = [m for m in more if any(m is f for f in found)]
+    out = _one_per_card([(a, card_quad(a, n)) for a, n in measured(image, paired(found))])
+    out.sort(key=lambda c: (float(c[1][:, 1].mean()), float(c[1][:, 0].mean())))
     return out
 
 
@@ -131,35 +347,149 @@ def _facing(read: CharRead, down: NDArray[np.float64]) -> CharRead:
             c - half * right + half * d,
         ]
     )
-    return CharRead(read.label, read.confidence, quad)
+    return CharRead(read.label, read.confidence, quad, read.alternatives)
+
+
+# Where a card's characters sit, as fractions of the card (the synthetic decks' layout, which
+# real decks share closely: a character filling the width at each end).
+CHAR_CENTRE = 0.175  # from the card's end to a character's centre, in card lengths
+CARD_ASPECT = 0.31  # width / length
+CHAR_TO_WIDTH = 0.9  # a proposal's side / the card's width
+
+
+def card_quad(read: CharRead, length: float) -> Quad:
+    """The whole card (TL TR BR BL, upright as ``read`` reads) of a card ``length`` long whose
+    character ``read`` is the one at its top end."""
+    d = read.down
+    right = np.array([-d[1], d[0]]) * -1.0
+    width = length * CARD_ASPECT
+    top = read.centre - d * CHAR_CENTRE * length
+    return np.array(
+        [
+            top - right * width / 2,
+            top + right * width / 2,
+            top + right * width / 2 + d * length,
+            top - right * width / 2 + d * length,
+        ]
+    )
+
+
+def card_lengths(cards: list[tuple[CharRead, CharRead | None]]) -> list[float]:
+    """Each card's length: from the distance between its two characters where both were seen,
+    else from its character's size scaled by the cards whose both ends were seen (one deck per
+    table), else by the usual layout."""
+    span = 1 - 2 * CHAR_CENTRE
+    ratios = [
+        float(np.linalg.norm(b.centre - a.centre)) / span / a.size
+        for a, b in cards
+        if b is not None
+    ]
+    per_size = float(np.median(ratios)) if ratios else 1 / (CHAR_TO_WIDTH * CARD_ASPECT)
+    return [
+        float(np.linalg.norm(b.centre - a.centre)) / span if b is not None else a.size * per_size
+        for a, b in cards
+    ]
+
+
+def paper_run(
+    faces: NDArray[np.uint8], start: NDArray[np.float64], step: NDArray[np.float64], steps: int
+) -> int:
+    """How many ``step``s from ``start`` stay on card faces (``faces``: 255 on paper) before
+    two in a row leave them."""
+    h, w = faces.shape[:2]
+    off = 0
+    for k in range(1, steps + 1):
+        x, y = (round(float(v)) for v in start + step * k)
+        on = 0 <= x < w and 0 <= y < h and faces[y, x] > 0
+        off = 0 if on else off + 1
+        if off >= 2:
+            return k - 2
+    return steps
+
+
+def measured(
+    image: NDArray[np.uint8], cards: list[tuple[CharRead, CharRead | None]]
+) -> list[tuple[CharRead, float]]:
+    """Each card's read and length, the length measured on the paper where it can be: a card
+    read from one end is followed from its character along its axis to where the face ends
+    (kept within a third of the length its character's size gives). A read whose axis runs
+    off the face at once while a quarter turn runs on is turned that quarter (a character
+    read on its side)."""
+    lengths = card_lengths(cards)
+    f = min(1.0, WORK_SIDE / max(image.shape[:2]))
+    small = (
+        image
+        if f >= 1
+        else np.asarray(cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA), np.uint8)
+    )
+    faces = face_mask(small)
+    out = []
+    for (a, b), length in zip(cards, lengths, strict=True):
+        if b is not None:
+            out.append((a, length))
+            continue
+        unit = a.size * f / 8
+        start = a.centre * f
+        reach = int(2 * length * f / unit)
+        d = a.down
+        runs = []
+        for k in range(4):
+            t = np.radians(90.0 * k)
+            rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+            runs.append(paper_run(faces, start, (rot @ d) * unit, reach))
+        if runs[0] * unit < 1.2 * a.size * f and max(runs[1], runs[3]) * unit > 2.5 * a.size * f:
+            k = 1 if runs[1] >= runs[3] else 3
+            t = np.radians(90.0 * k)
+            rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+            a = _facing(a, rot @ d)
+            runs[0] = runs[k]
+        seen = runs[0] * unit / f / (1 - CHAR_CENTRE)
+        out.append((a, float(np.clip(seen, 0.75 * length, 1.3 * length))))
+    return out
+
+
+MELD_PARALLEL_DEG = 12.0  # card quads drawn from characters are true to a few degrees
+MELD_LEVEL = 0.35
+
+
+def meld_groups(quads: Sequence[Quad], labels: Sequence[str]) -> list[list[int]]:
+    """Whole-card quads grouped into the melds laid on the table (rows of parallel cards side
+    by side; a fanned hand is no meld), each in the camera's left-to-right order. A lone card
+    is a meld only when it is a general (a general may be laid alone)."""
+    # A card is read from either printed end, so two cards of one meld may face opposite
+    # ways: compare them all as if read from the end nearer the top of the image.
+    upright = []
+    for q in quads:
+        q = np.asarray(q, np.float64)
+        down = (q[3] - q[0]) + (q[2] - q[1])
+        upright.append((np.roll(q, 2, axis=0) if down[1] < 0 else q).tolist())
+    melds, _ = group_melds(upright, parallel_deg=MELD_PARALLEL_DEG, level=MELD_LEVEL)
+    out = []
+    for m in melds:
+        # A card's quad may come from either printed end, so "along the row" can point either
+        # way: melds are given in the camera's left-to-right order.
+        xs = [float(np.asarray(quads[i])[:, 0].mean()) for i in m]
+        if xs[0] > xs[-1]:
+            m.reverse()
+        if len(m) > 1 or labels[m[0]].endswith("G"):
+            out.append(m)
+    return out
 
 
 def read(image: NDArray[np.uint8], classify: Classify) -> dict[str, Any]:
     """``{"objects": [{"label", "confidence", "quad"}], "melds": [[token, ...], ...]}``; each
-    meld's cards from left to right as the camera sees them."""
-    cards = pair_ends(suppress(best_turns(image, candidates(image), classify)))
-    cards.sort(key=lambda c: (float(c.centre[1]), float(c.centre[0])))
-    # Proposals are squares turned to the strokes or to the image, not to the card: only
-    # roughly parallel, so the meld test is looser than for card outlines.
-    melds, _ = group_melds([c.quad.tolist() for c in cards], parallel_deg=25.0, level=0.5)
-    # A card's turn may come from either printed end, so "along the row" can point either way:
-    # melds are given in the camera's left-to-right order instead.
-    for m in melds:
-        xs = [float(cards[i].centre[0]) for i in m]
-        if xs[0] > xs[-1]:
-            m.reverse()
+    object's quad is the whole card, each meld's cards from left to right as the camera sees
+    them."""
+    cards = read_cards(image, classify)
+    melds = meld_groups([q for _, q in cards], [r.label for r, _ in cards])
     return {
         "objects": [
             {
-                "label": c.label,
-                "confidence": round(c.confidence, 4),
-                "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in c.quad],
+                "label": r.label,
+                "confidence": round(r.confidence, 4),
+                "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in q],
             }
-            for c in cards
+            for r, q in cards
         ],
-        "melds": [
-            [cards[i].label for i in m]
-            for m in melds
-            if len(m) > 1 or cards[m[0]].label.endswith("G")
-        ],
+        "melds": [[cards[i][0].label for i in m] for m in melds],
     }

@@ -112,9 +112,55 @@ def cards_spec() -> LabelSpec:
     )
 
 
+_FOURCOLOR_COLOURS = ("r", "g", "y", "w")
+_FOURCOLOR_PIECES = ("G", "A", "E", "R", "H", "C", "S")
+_CACTUS = (
+    "charlie",
+    "ace",
+    "walter",
+    "wild",
+    "free_point",
+    "swap_hands",
+    "peek_steal",
+    "draw_three",
+    "steal_point",
+    "gimme",
+    "steal_card",
+    "nope",
+)
+
+
+def fourcolor_spec() -> LabelSpec:
+    """One printed character of a Four Color card, upright: colour x piece. A character seen
+    turned (a quarter or half turn off) is ``none``, so the reader learns which way is up."""
+    colours = (*_FOURCOLOR_COLOURS, "-")
+    pieces = (*_FOURCOLOR_PIECES, "-")
+    combos: list[tuple[str, tuple[str, ...]]] = [
+        (f"{c}{p}", (c, p)) for c in _FOURCOLOR_COLOURS for p in _FOURCOLOR_PIECES
+    ]
+    deck = tuple(label for label, _ in combos)
+    combos.append((NONE, ("-", "-")))
+    return _build(
+        "fourcolor", (32, 32), (("colour", colours), ("piece", pieces)), combos, {"fourcolor": deck}
+    )
+
+
+def cactus_spec() -> LabelSpec:
+    """The name band of a Cactus card (the card's name in Chinese, often with English under
+    it), upright: one factor, the card; a band seen upside down is ``none``."""
+    names = (*_CACTUS, "-")
+    combos: list[tuple[str, tuple[str, ...]]] = [(n, (n,)) for n in _CACTUS]
+    combos.append((NONE, ("-",)))
+    return _build("cactus", (72, 24), (("card", names),), combos, {"cactus": _CACTUS})
+
+
 def spec_for(kind: str) -> LabelSpec:
     if kind == "tiles":
         return tiles_spec()
     if kind == "cards":
         return cards_spec()
-    raise ValueError(f"unknown recogniser {kind!r}: expected tiles or cards")
+    if kind == "fourcolor":
+        return fourcolor_spec()
+    if kind == "cactus":
+        return cactus_spec()
+    raise ValueError(f"unknown recogniser {kind!r}: expected tiles, cards, fourcolor or cactus")

@@ -21,6 +21,7 @@ PARALLEL_DEG = 6.0  # cards of one meld lie parallel to within this
 STEP_RANGE = (0.6, 1.6)  # centre-to-centre along the row, in card widths
 LEVEL = 0.3  # sideways offset allowed across the row, in card heights
 FAN_OVERLAP = 0.15  # a card covering this much of a non-parallel card is in a fan
+STACKED = 0.4  # a card covering this much of any card is in a fan
 
 
 @dataclass(frozen=True)
@@ -70,9 +71,11 @@ def group_melds(
     fanned: set[int] = set()
     for i in range(n):
         for j in range(i + 1, n):
-            if _angle_diff(cards[i].angle, cards[j].angle) > parallel_deg and (
-                _overlap(cards[i], cards[j]) > FAN_OVERLAP
-            ):
+            overlap = _overlap(cards[i], cards[j])
+            turned = _angle_diff(cards[i].angle, cards[j].angle) > parallel_deg
+            # Cards of a meld lie apart; ones turned against each other, or lying over each
+            # other, are held in a fan.
+            if (turned and overlap > FAN_OVERLAP) or overlap > STACKED:
                 fanned.update((i, j))
     parent = list(range(n))
 

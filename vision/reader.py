@@ -24,8 +24,10 @@ from vision.recognise import LOW_CONFIDENCE, MODELS, Read, Recogniser
 if TYPE_CHECKING:
     from vision.enroll import DeckProfile
 
-Game = Literal["rummikub", "cards", "allin"]
-GAMES: tuple[Game, ...] = ("rummikub", "cards", "allin")
+Game = Literal["rummikub", "cards", "allin", "fourcolor", "cactus"]
+GAMES: tuple[Game, ...] = ("rummikub", "cards", "allin", "fourcolor", "cactus")
+# Games whose recogniser is named after the game and whose reading lives in vision.read_fcc.
+_OWN_READER = ("fourcolor", "cactus")
 Image = npt.NDArray[Any]
 PROFILE_NONE_GATE = 0.5  # with a deck profile: a crop is an object when the model's none < this
 
@@ -54,12 +56,15 @@ class Found:
 @dataclass
 class Reading:
     objects: list[Found]
-    sets: list[list[str]] | None = None
+    sets: list[list[str]] | None = None  # Rummikub sets; Four Color exposed melds
     timings: dict[str, float] = field(default_factory=dict)  # milliseconds per stage
+    game: str = ""
 
     def to_json(self, image: str) -> dict[str, Any]:
         out: dict[str, Any] = {"image": image, "objects": [o.to_json() for o in self.objects]}
-        if self.sets is not None:
+        if self.game == "fourcolor":
+            out["melds"] = [list(s) for s in self.sets or []]
+        elif self.sets is not None:
             out["sets"] = [" ".join(s) for s in self.sets]
         return out
 
@@ -91,7 +96,11 @@ class TableReader:
         if game not in GAMES:
             raise ValueError(f"unknown game {game!r}: expected one of {', '.join(GAMES)}")
         self.game = game
-        self.kind = "tiles" if game == "rummikub" else "cards"
+        self.kind: str
+        if game in _OWN_READER:
+            self.kind = game
+        else:
+            self.kind = "tiles" if game == "rummikub" else "cards"
         self.deck = "rummikub" if game == "rummikub" else game
         self.recogniser = Recogniser.named(self.kind, models)
         self.min_confidence = min_confidence
@@ -167,6 +176,11 @@ class TableReader:
         return read.confidence * (1.0 - read.p_none)
 
     def read(self, image: Image) -> Reading:
+        if self.game in _OWN_READER:
+            from vision import read_fcc
+
+            own = read_fcc.read_fourcolor if self.game == "fourcolor" else read_fcc.read_cactus
+            return own(image, self.recogniser, self.min_confidence)
         t0 = time.perf_counter()
         if self.kind == "tiles":
             quads = detect.tile_candidates(image)

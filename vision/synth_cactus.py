@@ -19,7 +19,17 @@ from PIL import Image, ImageDraw
 
 from host.rules.notation import CACTUS_CHARACTERS, tokens
 from vision import cjk_fonts
-from vision.synth_compose import Canvas, SceneObject, camera, card_quad, pil_to_bgr, rectify
+from vision.synth_compose import (
+    Canvas,
+    Quad,
+    SceneObject,
+    camera,
+    card_quad,
+    face_quad,
+    pil_to_bgr,
+    rectify,
+    uncovered,
+)
 
 NAMES_ZH: dict[str, str] = {
     "charlie": "查理",
@@ -52,11 +62,28 @@ class CactusStyle:
     paper: RGB
 
 
+# Accent hues (0-1 around the colour wheel) held out from training: teal and cyan decks are
+# for evaluation only, so the benchmark shows how a deck in unseen colours reads.
+HELDOUT_HUES = (0.42, 0.58)
+
+
+def _hue(u: float, heldout: bool) -> float:
+    lo, hi = HELDOUT_HUES
+    if heldout:
+        return lo + u * (hi - lo)
+    h = u * (1 - (hi - lo))
+    return h + (hi - lo) if h >= lo else h
+
+
 def random_style(
-    rng: np.random.Generator, fonts: tuple[str, ...] = cjk_fonts.TRAIN_FONTS
+    rng: np.random.Generator,
+    fonts: tuple[str, ...] = cjk_fonts.TRAIN_FONTS,
+    heldout_hues: bool = False,
 ) -> CactusStyle:
+    """A deck style; ``heldout_hues`` picks accents from the hues training never sees."""
+
     def colour() -> RGB:
-        hue = rng.uniform(0, 1)
+        hue = _hue(float(rng.uniform(0, 1)), heldout_hues)
         r, g, b = colorsys.hsv_to_rgb(hue, rng.uniform(0.5, 0.9), rng.uniform(0.45, 0.8))
         return (int(r * 255), int(g * 255), int(b * 255))
 
@@ -217,12 +244,26 @@ def _icon(
         )
 
 
+def band_rect(style: CactusStyle) -> tuple[float, float, float, float]:
+    """Where the name band lies on an upright face (x0, y0, x1, y1, relative)."""
+    return (0.075, 0.05, 0.925, 0.27) if style.name_at_top else (0.075, 0.73, 0.925, 0.95)
+
+
 @dataclass
 class CactusScene:
     image: NDArray[np.uint8]
     objects: list[SceneObject]
     pile: list[int]  # object indices on the discard pile, bottom to top
     style: CactusStyle
+
+    def bands(self) -> list[tuple[Quad, float]]:
+        """Each object's name band (upright quad) and the share of it not covered by cards
+        laid later: what a reader can see of the card's name."""
+        out = []
+        for i, o in enumerate(self.objects):
+            band = face_quad(o.quad, band_rect(self.style))
+            out.append((band, uncovered(band, [later.quad for later in self.objects[i + 1 :]])))
+        return out
 
     @property
     def top_of_pile(self) -> str | None:
@@ -243,8 +284,8 @@ def render_scene(
     size: tuple[int, int] = (1000, 750),
     style: CactusStyle | None = None,
 ) -> CactusScene:
-    """A discard pile of 1-8 cards (each dropped askew on the last) and, often, a character
-    set of three laid in a row in front of a player."""
+    """A discard pile of 1-8 cards (each dropped askew on the last, neatly or messily) and,
+    often, a character set of three laid in a row in front of a player."""
     style = style or random_style(rng, fonts)
     w, h = size
     canvas = Canvas.table(rng, size)
@@ -252,8 +293,10 @@ def render_scene(
     card_w = card_h * ASPECT
     centre = np.array([w * rng.uniform(0.3, 0.7), h * rng.uniform(0.3, 0.38)])
     pile = []
+    # A neat pile hides all but the top card; a messy one lets names below peek out.
+    spread = 0.08 if rng.random() < 0.5 else 0.28
     for token in rng.choice(LABELS, size=int(rng.integers(1, 9))):
-        c = centre + rng.normal(0, 0.08, 2) * [card_w, card_h]
+        c = centre + rng.normal(0, spread, 2) * [card_w, card_h]
         quad = card_quad(float(c[0]), float(c[1]), card_w, card_h, float(rng.uniform(-30, 30)))
         face = render_card(str(token), style, height=max(48, round(card_h * 1.4)))
         canvas.paste(face, quad, str(token), INDEX_RECT, group="pile")

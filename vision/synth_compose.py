@@ -55,18 +55,29 @@ class Canvas:
         src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
         m = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
         h, w = self.owner.shape
-        warped = cv2.warpPerspective(face, m, (w, h), flags=cv2.INTER_AREA)
-        mask = cv2.warpPerspective(np.full((fh, fw), 255, np.uint8), m, (w, h))
+        # Work in the card's neighbourhood only (its shadow reaches a few blur radii out).
+        sigma = max(1.0, fw * 0.03)
+        pad = int(3 * sigma) + 4
+        rx0 = max(0, int(np.floor(quad[:, 0].min())) - pad)
+        ry0 = max(0, int(np.floor(quad[:, 1].min())) - pad)
+        rx1 = min(w, int(np.ceil(quad[:, 0].max())) + pad)
+        ry1 = min(h, int(np.ceil(quad[:, 1].max())) + pad)
+        if rx1 <= rx0 or ry1 <= ry0:
+            rx0, ry0, rx1, ry1 = 0, 0, 1, 1
+        shift = np.array([[1, 0, -rx0], [0, 1, -ry0], [0, 0, 1]], np.float64)
+        mr = shift @ m
+        size = (rx1 - rx0, ry1 - ry0)
+        warped = cv2.warpPerspective(face, mr, size, flags=cv2.INTER_AREA)
+        mask = cv2.warpPerspective(np.full((fh, fw), 255, np.uint8), mr, size)
         # A soft shadow under the card lifts it off the table, as in a photo.
-        shadow = cv2.GaussianBlur(mask, (0, 0), max(1.0, fw * 0.03)).astype(np.float32) / 255
+        shadow = cv2.GaussianBlur(mask, (0, 0), sigma).astype(np.float32) / 255
         shifted = np.roll(shadow, (2, 2), axis=(0, 1))
-        self.image[:] = np.clip(self.image * (1 - 0.3 * shifted[..., None]), 0, 255).astype(
-            np.uint8
-        )
+        roi = self.image[ry0:ry1, rx0:rx1]
+        roi[:] = np.clip(roi * (1 - 0.3 * shifted[..., None]), 0, 255).astype(np.uint8)
         sel = mask > 127
-        self.image[sel] = warped[sel]
+        roi[sel] = warped[sel]
         ident = len(self.objects)
-        self.owner[sel] = ident
+        self.owner[ry0:ry1, rx0:rx1][sel] = ident
         x0, y0, x1, y1 = index_rect
         rel = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32) * [fw, fh]
         index_quad = cv2.perspectiveTransform(rel.reshape(-1, 1, 2), m).reshape(4, 2)
@@ -148,3 +159,27 @@ def rectify(image: Image, quad: Quad, size: tuple[int, int]) -> Image:
 
 def pil_to_bgr(img: Any) -> Image:
     return np.asarray(cv2.cvtColor(np.asarray(img.convert("RGB")), cv2.COLOR_RGB2BGR), np.uint8)
+
+
+def face_quad(card: Quad, rect: tuple[float, float, float, float]) -> Quad:
+    """The region ``rect`` (x0, y0, x1, y1, relative to an upright face) of a card lying at
+    ``card`` (TL TR BR BL), in the same coordinates as ``card``."""
+    src = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    m = cv2.getPerspectiveTransform(src, np.asarray(card, np.float32))
+    x0, y0, x1, y1 = rect
+    rel = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+    return np.asarray(cv2.perspectiveTransform(rel.reshape(-1, 1, 2), m), np.float64).reshape(4, 2)
+
+
+def uncovered(region: Quad, covering: list[Quad]) -> float:
+    """The fraction of ``region`` that none of the ``covering`` quads hides."""
+    lo = np.floor(region.min(axis=0))
+    span = np.ceil(region.max(axis=0) - lo).astype(int) + 2
+    scale = min(1.0, 64.0 / max(1, int(span.max())))
+    shape = (max(1, int(span[1] * scale)), max(1, int(span[0] * scale)))
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillConvexPoly(mask, np.round((region - lo) * scale).astype(np.int32), 1)
+    area = int(mask.sum())
+    for q in covering:
+        cv2.fillConvexPoly(mask, np.round((q - lo) * scale).astype(np.int32), 0)
+    return int(mask.sum()) / area if area else 0.0

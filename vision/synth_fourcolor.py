@@ -20,7 +20,17 @@ from PIL import Image, ImageDraw
 
 from host.rules.notation import FOURCOLOR_COLOURS, FOURCOLOR_PIECES, tokens
 from vision import cjk_fonts
-from vision.synth_compose import Canvas, SceneObject, camera, card_quad, pil_to_bgr, rectify
+from vision.synth_compose import (
+    Canvas,
+    Quad,
+    SceneObject,
+    camera,
+    card_quad,
+    face_quad,
+    pil_to_bgr,
+    rectify,
+    uncovered,
+)
 
 CHARACTERS: dict[str, tuple[str, str]] = {
     "G": ("將", "帥"),
@@ -144,12 +154,39 @@ def index_crop(card: NDArray[np.uint8]) -> NDArray[np.uint8]:
 
 
 # -- scenes -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Character:
+    card: int  # index of the card in the scene's objects
+    label: str
+    quad: Quad  # TL TR BR BL with the character upright
+    visible: float
+    bottom: bool  # the upside-down copy at the card's far end
+
+
 @dataclass
 class FourColorScene:
     image: NDArray[np.uint8]
     objects: list[SceneObject]
     melds: list[list[int]]  # object indices of each exposed meld, left to right
     style: FourColorStyle
+
+    def characters(self) -> list[Character]:
+        """Every printed character: the top one of each card and, where the deck prints it,
+        the bottom one (upside down, so its quad is turned half way), with how much of it no
+        later card covers."""
+        out = []
+        half = 0.55 * self.style.char_scale
+        cy = 0.02 + ASPECT / 2
+        top_rect = (0.5 - half, cy - half * ASPECT, 0.5 + half, cy + half * ASPECT)
+        bottom_rect = (top_rect[0], 1 - top_rect[3], top_rect[2], 1 - top_rect[1])
+        for i, o in enumerate(self.objects):
+            later = [x.quad for x in self.objects[i + 1 :]]
+            top = face_quad(o.quad, top_rect)
+            out.append(Character(i, o.label, top, uncovered(top, later), False))
+            if self.style.bottom_char:
+                bottom = np.roll(face_quad(o.quad, bottom_rect), 2, axis=0)
+                out.append(Character(i, o.label, bottom, uncovered(bottom, later), True))
+        return out
 
     def truth(self) -> dict[str, Any]:
         return {
@@ -228,7 +265,7 @@ def _fan(
     top characters stay readable."""
     h, w = canvas.owner.shape
     n = int(rng.integers(4, 11))
-    step = float(rng.uniform(9, 14))
+    step = float(rng.uniform(11, 16))
     radius = card_h * 0.9
     pivot = np.array([w * rng.uniform(0.35, 0.65), h * rng.uniform(0.9, 0.97)])
     base = float(rng.uniform(-15, 15))

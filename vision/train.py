@@ -50,7 +50,11 @@ class Settings:
 SHIPPED = {
     "tiles": Settings("tiles", scenes=250, epochs=10),
     "cards": Settings("cards", scenes=250, epochs=10),
+    "fourcolor": Settings("fourcolor", scenes=300, epochs=10, real=False),
+    "cactus": Settings("cactus", scenes=500, epochs=8, real=False, jitters=6),
 }
+# Kinds read in their true turn only: a half-turned crop is "none", so no half-turn augmentation.
+UPRIGHT_ONLY = ("fourcolor", "cactus")
 
 
 def _jitter_quad(q: synth.Quad, rng: np.random.Generator, amount: float) -> synth.Quad:
@@ -169,8 +173,9 @@ def _augment(x: Any, kind: str, gen: Any) -> Any:
     import torch
 
     n = x.shape[0]
-    flip = torch.rand(n, generator=gen) < 0.5
-    x = torch.where(flip[:, None, None, None], x.flip(2, 3), x)
+    if kind not in UPRIGHT_ONLY:
+        flip = torch.rand(n, generator=gen) < 0.5
+        x = torch.where(flip[:, None, None, None], x.flip(2, 3), x)
     gain = 0.6 + 0.8 * torch.rand(n, 1, 1, 1, generator=gen)
     chan = 1.0 + 0.08 * (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * 2
     x = x * gain * chan + 40 * (torch.rand(n, 1, 1, 1, generator=gen) - 0.5)
@@ -269,7 +274,18 @@ def _export(model: Any, dummy: Any, path: Path) -> None:
 
 CACHE = Path(__file__).resolve().parent.parent / "build" / "train-cache"
 # Bump a kind's version when synth, detect or crops change what its crops look like.
-_CACHE_VERSION = {"tiles": 3, "cards": 2}
+_CACHE_VERSION = {"tiles": 3, "cards": 2, "fourcolor": 2, "cactus": 1}
+
+
+def _build_any(
+    settings: Settings, progress: Callable[[str, int, int], None] | None
+) -> tuple[Crops, npt.NDArray[np.int64], dict[str, int]]:
+    if settings.kind in UPRIGHT_ONLY:
+        from vision import train_fcc
+
+        s = settings
+        return train_fcc.build(s.kind, s.seed, s.scenes, s.jitters, s.workers, progress)
+    return build(settings, progress)
 
 
 def _cached_build(
@@ -288,7 +304,7 @@ def _cached_build(
     if path.is_file():
         data = np.load(path)
         return data["x"], data["y"], {"scenes": int(data["scenes"]), "photos": int(data["photos"])}
-    x, y, sources = build(settings, progress)
+    x, y, sources = _build_any(settings, progress)
     CACHE.mkdir(parents=True, exist_ok=True)
     np.savez(path, x=x, y=y, **sources)  # type: ignore[arg-type]
     return x, y, sources
@@ -302,7 +318,7 @@ def train(
 ) -> dict[str, Any]:
     started = time.perf_counter()
     spec = spec_for(settings.kind)
-    x, y, sources = _cached_build(settings, progress) if cache else build(settings, progress)
+    x, y, sources = _cached_build(settings, progress) if cache else _build_any(settings, progress)
     built = time.perf_counter()
     model, metrics = fit(spec, x, y, settings, progress)
     path = export(model, spec, out)

@@ -38,6 +38,14 @@ class EventIn(_Body):
     event: dict[str, Any] = Field(examples=[{"type": "draw", "player": "Ann"}])
 
 
+class RacksIn(_Body):
+    """A real Rummikub table's racks at the end, typed as tokens (``"r7 k13 J"``) or lists."""
+
+    racks: dict[str, str | list[str]] = Field(
+        min_length=1, max_length=8, examples=[{"Ann": "r7 k13 J", "Bob": "b1 b2"}]
+    )
+
+
 class CorrectionIn(_Body):
     object_id: int = Field(ge=0)
     label: str = Field(min_length=1, max_length=20, examples=["r7"])

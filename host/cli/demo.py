@@ -68,7 +68,11 @@ def _print_game(result: dict[str, Any]) -> None:
         v = result["vision"]
         typer.echo(
             f"            vision read {v['right']} of {v['objects']} objects right; a person "
-            f"confirmed {v['confirmed']}, corrected {v['relabelled']}, added {v['missed']}"
+            f"confirmed {v['confirmed']}, corrected {v['relabelled']}, added {v['missed']}, "
+            f"removed {v['spurious']}; the camera's gate skipped "
+            f"{v['hand_frames'] - v['hand_passed']} of {v['hand_frames']} frames with a hand"
         )
+    else:
+        typer.echo(f"            read by {result['read_by']}")
     for error in result["errors"]:
         typer.echo(f"            {error}")

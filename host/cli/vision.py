@@ -18,11 +18,15 @@ class ReadGame(StrEnum):
     rummikub = "rummikub"
     cards = "cards"
     allin = "allin"
+    fourcolor = "fourcolor"
+    cactus = "cactus"
 
 
 class Kind(StrEnum):
     tiles = "tiles"
     cards = "cards"
+    fourcolor = "fourcolor"
+    cactus = "cactus"
 
 
 @app.command("read")
@@ -81,7 +85,9 @@ def read(
 
 @app.command("train")
 def train(
-    kind: Annotated[Kind, typer.Argument(help="Which recogniser: tiles or cards.")],
+    kind: Annotated[
+        Kind, typer.Argument(help="Which recogniser: tiles, cards, fourcolor or cactus.")
+    ],
     seed: Annotated[int, typer.Option(help="Seed for every random choice.")] = 0,
     scenes: Annotated[
         int | None,
@@ -90,7 +96,9 @@ def train(
     epochs: Annotated[
         int | None, typer.Option(help="Passes over the crops (default: as for the shipped model).")
     ] = None,
-    real: Annotated[bool, typer.Option(help="Add the real photos' training split.")] = True,
+    real: Annotated[
+        bool, typer.Option(help="Add the real photos' training split (tiles and cards).")
+    ] = True,
     out: Annotated[Path, typer.Option(help="Folder for the .onnx and label files.")] = Path(
         "models"
     ),
@@ -108,7 +116,8 @@ def train(
         seed=seed,
         scenes=default.scenes if scenes is None else scenes,
         epochs=default.epochs if epochs is None else epochs,
-        real=real,
+        real=real and default.real,
+        jitters=default.jitters,
     )
     tasks: dict[str, TaskID] = {}
     with Progress(

@@ -107,7 +107,9 @@ def play_night(
             "steps": len(steps),
             "events_from": tally_sources(steps),
             "errors": player.errors,
-            "read_by": "vision" if see is not None else "ground truth (vision reads no such deck)",
+            "read_by": "vision"
+            if see is not None
+            else "the layout's ground truth (vision reads no such deck here yet)",
             "vision": see.stats.to_json() if see is not None else None,
             "seconds": round(time.perf_counter() - started, 2),
         }

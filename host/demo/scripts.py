@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from host.demo.layout import HEIGHT, WIDTH, Obj, groups_in_rows, row, seat_point
+from host.demo.layout import HEIGHT, WIDTH, Obj, groups_in_rows, row, seat_angle, seat_point
 from host.referee import engine_for
 from host.rules.base import Event
 from host.script import Step
@@ -17,32 +17,39 @@ from host.table.adapter import NeedsInput, adapter_for
 from host.table.reads import ObjectRead
 from host.table.stable import TableObject, TableView
 
-CARD_W, CARD_H, GAP = 24.0, 34.0, 3.0
+# Four Color Cards: narrow (width 0.31 of the height), 120 px tall as in vision's scenes.
+CARD_W, CARD_H, GAP = 37.0, 120.0, 3.0
 
 
-def frames(objects: list[Obj], n: int = 3, hand_first: bool = True) -> list[Step]:
-    """A hand over the table (ignored), then ``n`` steady frames of these objects."""
+def frames(objects: list[Obj], n: int = 4, hand_first: bool = True) -> list[Step]:
+    """A hand over the table laying these objects (ignored), then ``n`` steady frames of them.
+
+    Four steady frames: a camera's frame gate skips the first one after the hand left (the
+    scene still moved), and the referee counts a read after three agreeing frames."""
     shown: Step = {"frame": {"objects": objects, "width": WIDTH, "height": HEIGHT}}
-    return ([{"frame": {"hand": True}}] if hand_first else []) + [shown] * n
+    hand: Step = {"frame": {"hand": True, "objects": objects, "width": WIDTH, "height": HEIGHT}}
+    return ([hand] if hand_first else []) + [shown] * n
 
 
 # -- Four Color Cards ------------------------------------------------------------------------
 def fourcolor_layout(
     seat: int, seats: int, hand: list[str], exposed: list[list[str]], win_card: str
 ) -> list[Obj]:
-    """The winner's hand in a row in their zone, exposed melds nearer the middle, the winning
-    card in the middle."""
+    """The winner's hand in a row at their edge of the table, exposed melds in a row nearer
+    the middle (a wide gap between melds), the winning card in the middle."""
     cx, cy = seat_point(seat, seats, 0.42)
     toward = 1 if cy < HEIGHT / 2 else -1  # the melds row lies between the hand and the middle
-    objects = row(hand, cx, cy, CARD_W, CARD_H, GAP)
-    span = sum(len(m) for m in exposed) * (CARD_W + GAP) + 30 * max(len(exposed) - 1, 0)
+    edge = CARD_H / 2 + 6
+    hand_y = edge if toward == 1 else HEIGHT - edge
+    objects = row(hand, cx, hand_y, CARD_W, CARD_H, GAP)
+    between = CARD_W * 1.2
+    span = sum(len(m) * (CARD_W + GAP) for m in exposed) + between * max(len(exposed) - 1, 0)
     x = cx - span / 2
     for meld in exposed:
         width = len(meld) * (CARD_W + GAP)
-        objects += row(
-            meld, x + width / 2 - (CARD_W + GAP) / 2, cy + toward * 60, CARD_W, CARD_H, GAP
-        )
-        x += width + 30
+        objects += row(meld, x + width / 2 - GAP / 2, hand_y + toward * (CARD_H + 6), CARD_W,
+                       CARD_H, GAP)  # fmt: skip
+        x += width + between
     objects += row([win_card], WIDTH / 2, HEIGHT / 2, CARD_W, CARD_H, GAP)
     return objects
 
@@ -171,11 +178,11 @@ def tally_sources(steps: list[Step]) -> dict[str, int]:
 
 
 # -- Rummikub --------------------------------------------------------------------------------
-TILE_W, TILE_H = 44.0, 62.0  # as large as a camera over a real table sees them
+TILE_W, TILE_H = 50.0, 70.0  # the smallest tiles vision's tile scenes draw
 
 
 def rummikub_layout(state: Any) -> list[Obj]:
-    return groups_in_rows([list(s) for s in state.table], 20, HEIGHT - 30, TILE_W, TILE_H)
+    return groups_in_rows([list(s) for s in state.table], 10, HEIGHT - 10, TILE_W, TILE_H)
 
 
 def rummikub_pulls(event: Event) -> list[tuple[str, dict[str, Any], Step]]:
@@ -203,11 +210,15 @@ def rummikub_night(players: list[str], seed: int) -> tuple[list[Step], dict[str,
 
 
 # -- Cactus ----------------------------------------------------------------------------------
+CACTUS_W, CACTUS_H = 122.0, 170.0  # poker-sized, as large as vision's Cactus scenes draw them
+
+
 def cactus_layout(state: Any) -> list[Obj]:
+    """The discard pile's newest cards in a row in the middle, the newest on the right."""
     pile = list(state.discard)
     if state.pending is not None:
         pile += [state.pending.card] + ["nope"] * len(state.pending.nopes)
-    return row(pile[-8:], WIDTH / 2, HEIGHT / 2, 30, 42, 8)
+    return row(pile[-3:], WIDTH / 2, HEIGHT / 2, CACTUS_W, CACTUS_H, 12)
 
 
 def cactus_pulls(event: Event) -> list[tuple[str, dict[str, Any], Step]]:
@@ -232,18 +243,31 @@ def cactus_night(players: list[str], seed: int) -> tuple[list[Step], dict[str, A
 
 
 # -- All In ----------------------------------------------------------------------------------
+ALLIN_W, ALLIN_H = 121.0, 170.0  # poker-sized, as large as vision's card scenes draw them
+DISPLAY_STEP = 66.0  # display columns overlap, each card's left corner index in sight
+HAND_STEP = 54.0  # a hand laid open: cards overlap, each one's left corner index in sight
+
+
 def allin_layout(state: Any) -> list[Obj]:
+    """The display in two rows (the second row covering the first, its top corners in
+    sight), and at the showdown each hand laid open at its player's edge of the table."""
     width = len(state.display) // 2
     objects: list[Obj] = []
     for i, card in enumerate(state.display):
         if card is not None:
             col, line = i % width, i // width
-            x = WIDTH / 2 + (col - (width - 1) / 2) * 40
-            objects += row([card], x, HEIGHT / 2 - 30 + line * 60, 30, 42, 0)
+            x = WIDTH / 2 + (col - (width - 1) / 2) * DISPLAY_STEP
+            objects += row([card], x, HEIGHT / 2 - 33 + line * 66, ALLIN_W, ALLIN_H, 0)
     if state.phase in ("deal", "over") and state.results:
+        seats = len(state.players)
         for seat, hand in enumerate(state.results[-1].hands):
-            cx, cy = seat_point(seat, len(state.players), 0.4)
-            objects += row(list(hand), cx, cy, 26, 36, 4)
+            cx, cy = seat_point(seat, seats, 0.5)
+            angle = seat_angle(seat, seats)
+            # in from the edge by half a card, along the line to the middle
+            ux, uy = WIDTH / 2 - cx, HEIGHT / 2 - cy
+            norm = max((ux * ux + uy * uy) ** 0.5, 1.0)
+            cx, cy = cx + ux / norm * (ALLIN_H / 2 + 6), cy + uy / norm * (ALLIN_H / 2 + 6)
+            objects += row(list(hand), cx, cy, ALLIN_W, ALLIN_H, HAND_STEP - ALLIN_W, angle)
     return objects
 
 

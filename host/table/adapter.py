@@ -17,7 +17,7 @@ from typing import Any
 from host.rules.base import Event
 from host.rules.notation import BOX
 from host.table.stable import TableObject, TableView
-from host.table.zones import by_zone
+from host.table.zones import CENTRE_BOX, by_zone
 
 Facts = dict[str, Any]
 
@@ -33,6 +33,7 @@ class TableAdapter:
     deck = "standard"
     timer_seconds = 0  # seconds of a turn timer, 0 for none
     triggers: tuple[str, ...] = ()  # what the dashboard offers as buttons
+    centre_box = CENTRE_BOX  # the shared area in the middle (fractions x0, y0, x1, y1)
 
     def __init__(self, players: Sequence[str], options: dict[str, Any] | None = None) -> None:
         self.players = list(players)
@@ -63,7 +64,7 @@ class TableAdapter:
         return cards
 
     def facts(self, view: TableView) -> Facts:
-        zones = by_zone(view.objects, self.players, view.width, view.height)
+        zones = by_zone(view.objects, self.players, view.width, view.height, self.centre_box)
         return {zone: [o.label for o in objs] for zone, objs in zones.items()}
 
     def impossible(self, state: Any, view: TableView) -> dict[int, str]:

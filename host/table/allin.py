@@ -38,7 +38,7 @@ class AllInAdapter(TableAdapter):
         return Event.of("setup", game=self.game, **data)
 
     def facts(self, view: TableView) -> Facts:
-        zones = by_zone(view.objects, self.players, view.width, view.height)
+        zones = by_zone(view.objects, self.players, view.width, view.height, self.centre_box)
         display = sorted(
             zones.pop(CENTRE), key=lambda o: (round(o.read.center[1] / 60), o.read.center[0])
         )
@@ -58,7 +58,7 @@ class AllInAdapter(TableAdapter):
             return {}
         shown = state.results[-1]
         flags = {}
-        zones = by_zone(view.objects, self.players, view.width, view.height)
+        zones = by_zone(view.objects, self.players, view.width, view.height, self.centre_box)
         for i, player in enumerate(self.players):
             hand = set(shown.hands[i]) if i < len(shown.hands) else set()
             for obj in zones.get(player, []):

@@ -39,7 +39,7 @@ class CactusAdapter(TableAdapter):
         return Event.of("setup", game=self.game, players=self.players, deck=self.shuffled_box(rng))
 
     def facts(self, view: TableView) -> Facts:
-        zones = by_zone(view.objects, self.players, view.width, view.height)
+        zones = by_zone(view.objects, self.players, view.width, view.height, self.centre_box)
         pile = sorted(zones[CENTRE], key=lambda o: o.id)  # the newest card last
         return {"discard": [o.label for o in pile]}
 

@@ -12,6 +12,7 @@ gives the cards. ``drawn`` records a drawn hand (naming who dealt last), ``deal`
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 from host.rules.base import Event
@@ -24,25 +25,28 @@ class FourColorAdapter(TableAdapter):
     game = "fourcolor"
     deck = "fourcolor"
     triggers = ("hu", "drawn", "deal")
+    # Only the winning card lies in the middle: the seats reach further in, so a winner's
+    # melds fit between their hand and the middle.
+    centre_box = (0.35, 0.35, 0.65, 0.65)
 
     def facts(self, view: TableView) -> Facts:
-        zones = by_zone(view.objects, self.players, view.width, view.height)
+        zones = by_zone(view.objects, self.players, view.width, view.height, self.centre_box)
         centre = sorted(zones.pop(CENTRE), key=lambda o: o.id)  # newest last
         cx, cy = view.width / 2, view.height / 2
         seats: dict[str, dict[str, Any]] = {}
         for seat, (player, objs) in enumerate(zones.items()):
-            groups = rows_of_sets(objs)
-            angle = math.radians(seat * 360 / len(self.players))
-            axis = (-math.sin(angle), math.cos(angle))  # from the middle toward the player
+            # Seen from the player's chair: a side seat's rows run along its edge of the table,
+            # so rows are found with the table turned until that edge is at the bottom.
+            turned = {id(o): _turned(o, seat * 360 / len(self.players), cx, cy) for o in objs}
+            rows = rows_of_sets(list(turned.values()))
+            by_turned = {id(turned[id(o)]): o for o in objs}
+            groups = [[by_turned[id(t)] for t in group] for group in rows]
             if not groups:
                 seats[player] = {"hand": [], "exposed": []}
                 continue
 
-            def reach(group: list[TableObject], axis: tuple[float, float] = axis) -> float:
-                return sum(
-                    (o.read.center[0] - cx) * axis[0] + (o.read.center[1] - cy) * axis[1]
-                    for o in group
-                ) / len(group)
+            def reach(group: list[TableObject], turned: dict[int, TableObject] = turned) -> float:
+                return sum(turned[id(o)].read.center[1] for o in group) / len(group)
 
             # The concealed hand lies in one row nearest the player; melds nearer the middle.
             hand = max(groups, key=reach)
@@ -83,3 +87,15 @@ class FourColorAdapter(TableAdapter):
 
 
 ADAPTER = FourColorAdapter
+
+
+def _turned(obj: TableObject, degrees: float, cx: float, cy: float) -> TableObject:
+    """The object as seen with the table turned by ``-degrees`` about its middle (a seat at
+    ``degrees`` clockwise from the bottom edge then sits at the bottom)."""
+    a = math.radians(-degrees)
+    cos, sin = math.cos(a), math.sin(a)
+    quad = tuple(
+        (cx + (x - cx) * cos - (y - cy) * sin, cy + (x - cx) * sin + (y - cy) * cos)
+        for x, y in obj.read.quad
+    )
+    return replace(obj, read=obj.read.model_copy(update={"quad": quad}))

@@ -18,11 +18,17 @@ CENTRE = "centre"
 CENTRE_BOX = (0.25, 0.25, 0.75, 0.75)  # x0, y0, x1, y1 as fractions of the image
 
 
-def zone_of(obj: TableObject, players: Sequence[str], width: int, height: int) -> str:
-    """The zone an object lies in: ``"centre"`` or the name of the seated player."""
+Box = tuple[float, float, float, float]
+
+
+def zone_of(
+    obj: TableObject, players: Sequence[str], width: int, height: int, centre: Box = CENTRE_BOX
+) -> str:
+    """The zone an object lies in: ``"centre"`` (inside the ``centre`` box) or the name of
+    the seated player."""
     cx, cy = obj.read.center
     fx, fy = cx / width, cy / height
-    x0, y0, x1, y1 = CENTRE_BOX
+    x0, y0, x1, y1 = centre
     if not players or (x0 <= fx <= x1 and y0 <= fy <= y1):
         return CENTRE
     # Angle from the table centre, 0 at the bottom edge (seat 0), growing clockwise on screen
@@ -33,12 +39,16 @@ def zone_of(obj: TableObject, players: Sequence[str], width: int, height: int) -
 
 
 def by_zone(
-    objects: Sequence[TableObject], players: Sequence[str], width: int, height: int
+    objects: Sequence[TableObject],
+    players: Sequence[str],
+    width: int,
+    height: int,
+    centre: Box = CENTRE_BOX,
 ) -> dict[str, list[TableObject]]:
     """Objects grouped by zone, each group left to right."""
     zones: dict[str, list[TableObject]] = {CENTRE: [], **{p: [] for p in players}}
     for obj in objects:
-        zones[zone_of(obj, players, width, height)].append(obj)
+        zones[zone_of(obj, players, width, height, centre)].append(obj)
     for group in zones.values():
         group.sort(key=lambda o: o.read.center[0])
     return zones

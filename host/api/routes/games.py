@@ -7,9 +7,10 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query
 
 from host.api.deps import Authorized, Id, ObjectId, StoreDep, TableDep
-from host.api.models import ERRORS, CorrectionIn, EndIn, EventIn, TimerIn, TriggerIn
+from host.api.models import ERRORS, CorrectionIn, EndIn, EventIn, RacksIn, TimerIn, TriggerIn
 from host.referee import RefereeError, Table
 from host.rules.base import Event, LogError
+from host.rules.notation import NotationError, parse_cards
 
 router = APIRouter(prefix="/api/games", tags=["games"], responses=ERRORS)
 
@@ -88,6 +89,23 @@ def add_event(game_id: Id, body: EventIn, table: TableDep) -> dict[str, Any]:
         raise RefereeError(str(exc)) from None
     referee = table.referee(game_id)
     referee.apply(event, source="dashboard")
+    return referee.snapshot()
+
+
+@router.post("/{game_id}/racks", status_code=201, dependencies=[Authorized])
+def enter_racks(game_id: Id, body: RacksIn, table: TableDep) -> dict[str, Any]:
+    """A real Rummikub table's racks, typed once the game is over: this scores the game.
+
+    Each rack is parsed token by token; a token that is not a tile is refused naming the
+    player and the token, and nothing is recorded."""
+    referee = table.referee(game_id)
+    racks: dict[str, list[str]] = {}
+    for player, tiles in body.racks.items():
+        try:
+            racks[player] = parse_cards(referee.adapter.deck, tiles, check_box=False)
+        except NotationError as exc:
+            raise RefereeError(f"{player}'s rack: {exc}") from None
+    referee.apply(Event.of("racks", racks=racks), source="dashboard")
     return referee.snapshot()
 
 

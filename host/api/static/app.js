@@ -112,6 +112,161 @@ function render() {
   renderClock();
   renderPlayers(snap);
   renderTriggers(snap);
+  renderRacks(snap);
+}
+
+// -- a real Rummikub table's racks, typed as tokens ------------------------------------------
+function renderRacks(snap) {
+  const form = $("#racks");
+  const show = snap.status === "running" && (snap.summary || {}).awaiting === "racks";
+  form.hidden = !show;
+  const box = $("#racks-fields");
+  const key = `${snap.game_id}:${snap.players.join()}`;
+  if (!show || box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.replaceChildren(...snap.players.map(rackField));
+}
+
+function rackField(player) {
+  const wrap = document.createElement("div");
+  wrap.className = "rack";
+  wrap.dataset.player = player;
+  const label = document.createElement("label");
+  const name = document.createElement("span");
+  name.textContent = player;
+  const input = document.createElement("input");
+  input.autocomplete = "off";
+  input.spellcheck = false;
+  input.placeholder = "r7 k13 J";
+  label.append(name, input);
+  const tiles = document.createElement("div");
+  tiles.className = "tiles";
+  const err = document.createElement("p");
+  err.className = "err";
+  err.setAttribute("role", "alert");
+  wrap.append(label, tiles, err);
+  let pending = null;
+  input.addEventListener("input", () => {
+    clearTimeout(pending);
+    pending = setTimeout(() => checkRack(wrap), 200);
+  });
+  return wrap;
+}
+
+// Parsed by the server's notation (the one parser): the tiles as understood, or the bad token.
+async function checkRack(wrap) {
+  const input = wrap.querySelector("input");
+  const tiles = wrap.querySelector(".tiles");
+  const err = wrap.querySelector(".err");
+  const text = input.value.trim();
+  try {
+    const data = await api("GET", `/api/notation/${state.snap.game}?text=${encodeURIComponent(text)}`);
+    if (input.value.trim() !== text) return null; // typed on meanwhile: the newer check counts
+    tiles.replaceChildren(...data.tokens.map((tok) => {
+      const chip = document.createElement("span");
+      chip.className = `tile tile-${"krbo".includes(tok[0]) ? tok[0] : "joker"}`;
+      chip.textContent = tok;
+      return chip;
+    }));
+    if (data.tokens.length) {
+      const count = document.createElement("small");
+      count.textContent = `${data.tokens.length} ${t("tiles")}`;
+      tiles.append(count);
+    }
+    err.textContent = "";
+    input.removeAttribute("aria-invalid");
+    return data.tokens;
+  } catch (e) {
+    tiles.replaceChildren();
+    err.textContent = e.message;
+    input.setAttribute("aria-invalid", "true");
+    return null;
+  }
+}
+
+async function submitRacks(e) {
+  e.preventDefault();
+  if (!state.snap) return;
+  const racks = {};
+  let ok = true;
+  for (const wrap of document.querySelectorAll("#racks-fields .rack")) {
+    if ((await checkRack(wrap)) === null) ok = false;
+    racks[wrap.dataset.player] = wrap.querySelector("input").value.trim();
+  }
+  if (!ok) { showMessage(t("racks_fix"), true); return; }
+  const snap = await act("POST", gamePath("/racks"), { racks });
+  if (snap) update(snap, "event");
+}
+
+// -- starting a game: players in seat order, the game's options ------------------------------
+const OPTIONS = {
+  rummikub: [
+    { key: "timer_seconds", type: "number", value: 60, min: 10, max: 600 },
+    { key: "strict_penalty", type: "checkbox", value: false },
+    { key: "mirror_value", type: "select", value: "number", choices: ["number", "zero"] },
+  ],
+  allin: [
+    { key: "side", type: "select", value: "A", choices: ["A", "B"] },
+    // the two discard variants exclude each other: one choice, sent as its flag
+    { key: "discard", type: "select", value: "none", flag: true,
+      choices: ["none", "enchanted_discard", "closed_minds_eye"] },
+    { key: "heirs_of_the_prophets", type: "checkbox", value: false },
+  ],
+  fourcolor: [
+    { key: "hands", type: "number", value: 1, min: 1, max: 99 },
+    { key: "threshold", type: "number", value: 10, min: 0, max: 999 },
+    { key: "self_drawn", type: "select", value: "hand", choices: ["hand", "exposed"] },
+  ],
+  cactus: [],
+};
+
+function renderOptions() {
+  const game = $("#ng-game").value;
+  const box = $("#ng-options");
+  const legend = box.querySelector("legend");
+  const fields = OPTIONS[game].map((opt) => {
+    const label = document.createElement("label");
+    label.className = `opt opt-${opt.type}`;
+    const name = document.createElement("span");
+    name.dataset.i18n = `opt_${opt.key}`;
+    name.textContent = t(`opt_${opt.key}`);
+    let input;
+    if (opt.type === "select") {
+      input = document.createElement("select");
+      for (const c of opt.choices) input.append(new Option(opt.flag ? t(`opt_${c}`) : c, c));
+      input.value = opt.value;
+    } else {
+      input = document.createElement("input");
+      input.type = opt.type;
+      if (opt.type === "checkbox") input.checked = opt.value;
+      else { input.value = opt.value; input.min = opt.min; input.max = opt.max; }
+    }
+    input.dataset.option = opt.key;
+    if (opt.type === "checkbox") label.append(input, name); else label.append(name, input);
+    return label;
+  });
+  box.hidden = fields.length === 0;
+  box.replaceChildren(legend, ...fields);
+}
+
+function chosenOptions() {
+  const out = {};
+  for (const opt of OPTIONS[$("#ng-game").value]) {
+    const input = document.querySelector(`#ng-options [data-option="${opt.key}"]`);
+    const value = opt.type === "checkbox" ? input.checked : opt.type === "number" ? Number(input.value) : input.value;
+    if (value === opt.value) continue; // the engine's defaults stay implicit
+    if (opt.flag) out[value] = true; else out[opt.key] = value;
+  }
+  return out;
+}
+
+function seatPlayers() {
+  return $("#ng-players").value.split(",").map((p) => p.trim()).filter(Boolean);
+}
+
+function renderSeats() {
+  const players = seatPlayers();
+  $("#ng-seats").textContent = players.map((p, i) => `${i + 1}. ${p}`).join(" · ");
 }
 
 function renderTriggers(snap) {
@@ -338,13 +493,20 @@ function wire() {
     try { event = JSON.parse($("#manual-json").value); } catch (err) { showMessage(err.message, true); return; }
     if (state.snap && await act("POST", gamePath("/events"), { event })) $("#manual-json").value = "";
   });
+  $("#racks").addEventListener("submit", submitRacks);
+  $("#ng-game").addEventListener("change", renderOptions);
+  $("#ng-players").addEventListener("input", renderSeats);
+  renderOptions();
   $("#newgame-form").addEventListener("submit", async (e) => {
     e.preventDefault();
-    const players = $("#ng-players").value.split(",").map((p) => p.trim()).filter(Boolean);
+    const players = seatPlayers();
     const session = await act("POST", "/api/sessions", { players });
     // Started here = real cards on the table: nobody knows the shuffle (the engines' table mode).
-    const body = { game: $("#ng-game").value, real_table: true };
-    if (session) await act("POST", `/api/sessions/${session.id}/games`, body);
+    const body = { game: $("#ng-game").value, options: chosenOptions(), real_table: true };
+    if (session) {
+      const snap = await act("POST", `/api/sessions/${session.id}/games`, body);
+      if (snap) update(snap, "start");
+    }
   });
   setInterval(renderClock, 250);
 }

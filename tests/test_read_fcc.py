@@ -1,0 +1,186 @@
+"""Reading Four Color and Cactus tables: accuracy floors on generated tables training never saw
+(held-in and held-out fonts), meld grouping on crafted layouts, the ``tableref read`` JSON for
+both games, and a few training steps exporting a loadable model for each."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from host.rules.notation import tokens
+from tests.cli_helpers import tableref
+from vision import cjk_fonts, evaluate_fcc, synth_cactus, synth_fourcolor
+from vision.evaluate import Score
+from vision.labels import LabelSpec
+from vision.read_fcc import exposed_melds
+from vision.reader import Found, Reading, TableReader
+from vision.recognise import Recogniser
+from vision.synth_compose import card_quad
+from vision.train import Settings, train
+
+# Seeds training never renders (it uses seed * 1_000_003 + i for i < scenes), and not the
+# benchmark's (700_000+ and 800_000+).
+SEEDS = (900_000, 900_001, 900_002)
+HELD_OUT_SEED = 910_000
+
+
+@pytest.fixture(scope="module")
+def fourcolor_reader() -> TableReader:
+    return TableReader("fourcolor")
+
+
+@pytest.fixture(scope="module")
+def cactus_reader() -> TableReader:
+    return TableReader("cactus")
+
+
+def _fourcolor(seed: int, fonts: tuple[str, ...]) -> synth_fourcolor.FourColorScene:
+    return synth_fourcolor.render_scene(np.random.default_rng(seed), fonts=fonts)
+
+
+def _cactus(seed: int, held_out: bool) -> synth_cactus.CactusScene:
+    rng = np.random.default_rng(seed)
+    fonts = cjk_fonts.HELDOUT_FONTS if held_out else cjk_fonts.TRAIN_FONTS
+    style = synth_cactus.random_style(rng, fonts, heldout_hues=held_out)
+    return synth_cactus.render_scene(rng, style=style)
+
+
+def test_fourcolor_reads_generated_tables(fourcolor_reader: TableReader) -> None:
+    total = Score()
+    melds = melds_right = 0
+    for seed in SEEDS:
+        scene = _fourcolor(seed, cjk_fonts.TRAIN_FONTS)
+        reading = fourcolor_reader.read(scene.image)
+        total.add(evaluate_fcc.score(reading.objects, evaluate_fcc.fourcolor_truth(scene)))
+        truth = [[scene.objects[i].label for i in m] for m in scene.melds]
+        melds += evaluate_fcc.reportable_melds(truth)
+        melds_right += evaluate_fcc.melds_right(reading.sets or [], truth)
+    assert total.objects >= 20
+    assert total.accuracy >= 0.9, total.to_json()
+    assert total.spurious_rate <= 0.1, total.to_json()
+    assert melds_right >= 0.5 * melds, (melds_right, melds)
+
+
+def test_fourcolor_reads_a_font_it_never_trained_on(fourcolor_reader: TableReader) -> None:
+    scene = _fourcolor(HELD_OUT_SEED, cjk_fonts.HELDOUT_FONTS)
+    assert scene.style.font not in cjk_fonts.TRAIN_FONTS
+    s = evaluate_fcc.score(
+        fourcolor_reader.read(scene.image).objects, evaluate_fcc.fourcolor_truth(scene)
+    )
+    assert s.accuracy >= 0.85, s.to_json()
+
+
+def test_cactus_reads_generated_tables(cactus_reader: TableReader) -> None:
+    total = Score()
+    for seed in range(SEEDS[0], SEEDS[0] + 6):  # Cactus tables hold few cards: read more
+        scene = _cactus(seed, held_out=False)
+        reading = cactus_reader.read(scene.image)
+        total.add(evaluate_fcc.score(reading.objects, evaluate_fcc.cactus_truth(scene)))
+        top = scene.objects[scene.pile[-1]]
+        assert top.label in [o.label for o in reading.objects]  # the discard pile's top card
+    assert total.accuracy >= 0.85, total.to_json()
+    assert total.spurious_rate <= 0.1, total.to_json()
+
+
+def test_cactus_reads_a_deck_style_it_never_trained_on(cactus_reader: TableReader) -> None:
+    scene = _cactus(HELD_OUT_SEED, held_out=True)
+    s = evaluate_fcc.score(
+        cactus_reader.read(scene.image).objects, evaluate_fcc.cactus_truth(scene)
+    )
+    assert s.accuracy >= 0.85, s.to_json()
+
+
+def _card(label: str, x: float, y: float, angle: float, w: float = 40.0) -> Found:
+    quad = card_quad(x, y, w, w / synth_fourcolor.ASPECT, angle).astype(np.float32)
+    return Found(label, 0.99, quad, [])
+
+
+def test_melds_are_rows_of_cards_and_a_fan_is_none() -> None:
+    cards = [
+        # A meld of three, another of two after a wider gap, both turned 10°.
+        *(_card(t, 100 + 44 * k, 100 + 7.8 * k, 10) for k, t in enumerate(["rR", "rH", "rC"])),
+        *(_card(t, 290 + 44 * k, 133 + 7.8 * k, 10) for k, t in enumerate(["gS", "gS"])),
+        # A lone general is a meld; a lone soldier is not.
+        _card("yG", 500, 100, 0),
+        _card("wS", 700, 100, 0),
+    ]
+    # A fanned hand: each card turned 13° further about a pivot below, overlapping the last.
+    for k, t in enumerate(["rA", "gE", "yR", "wC", "rS"]):
+        theta = np.deg2rad(-26 + 13 * k)
+        cx, cy = 400 + 110 * np.sin(theta), 560 - 110 * np.cos(theta)
+        cards.append(_card(t, cx, cy, float(np.degrees(theta))))
+    melds = exposed_melds(cards)
+    assert sorted(melds) == sorted([["rR", "rH", "rC"], ["gS", "gS"], ["yG"]])
+
+
+def test_melds_read_left_to_right_whichever_end_is_read() -> None:
+    # Cards read from their far (upside-down) end: their quads face the other way.
+    cards = [_card(t, 100 + 44 * k, 100, 180) for k, t in enumerate(["yG", "yA", "yE"])]
+    assert exposed_melds(cards) == [["yG", "yA", "yE"]]
+
+
+def test_reading_json_carries_melds_for_fourcolor_and_sets_for_rummikub() -> None:
+    found = [_card("rG", 10, 10, 0)]
+    assert Reading(found, [["rG"]], game="fourcolor").to_json("x")["melds"] == [["rG"]]
+    assert "sets" not in Reading(found, [["rG"]], game="fourcolor").to_json("x")
+    assert Reading(found, [["r1", "r2"]]).to_json("x")["sets"] == ["r1 r2"]
+    assert set(Reading(found, None, game="cactus").to_json("x")) == {"image", "objects"}
+
+
+@pytest.mark.parametrize("game", ["fourcolor", "cactus"])
+def test_read_json_contract(
+    game: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    scene = (
+        _fourcolor(SEEDS[0], cjk_fonts.TRAIN_FONTS)
+        if game == "fourcolor"
+        else _cactus(SEEDS[0], held_out=False)
+    )
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), scene.image)
+    out = tmp_path / "annotated.png"
+    result = tableref(
+        capsys, monkeypatch, "read", str(path), "--game", game, "--json", "--annotate", str(out)
+    )
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    assert data["image"] == str(path)
+    assert set(data) == (
+        {"image", "objects", "melds"} if game == "fourcolor" else {"image", "objects"}
+    )
+    valid = set(tokens(game))
+    assert data["objects"]
+    for o in data["objects"]:
+        assert set(o) == {"label", "confidence", "quad", "alternatives"}
+        assert o["label"] in valid and 0.0 <= o["confidence"] <= 1.0
+        assert len(o["quad"]) == 4 and all(len(p) == 2 for p in o["quad"])
+        if o["confidence"] < 0.9:
+            assert len(o["alternatives"]) == 3
+    if game == "fourcolor":
+        read = [o["label"] for o in data["objects"]]
+        for meld in data["melds"]:
+            assert meld and all(t in read for t in meld)
+    assert cv2.imread(str(out)) is not None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["fourcolor", "cactus"])
+def test_train_smoke_exports_a_loadable_model(kind: str, tmp_path: Path) -> None:
+    settings = Settings(kind, seed=5, scenes=2, epochs=1, batch=64, real=False, workers=1)
+    result = train(settings, out=tmp_path, cache=False)
+    model = tmp_path / f"{kind}.onnx"
+    assert model.is_file() and result["bytes"] < 5 * 1024 * 1024
+    spec = LabelSpec.load(tmp_path / f"{kind}.labels.json")
+    assert set(spec.decks[kind]) == set(tokens(kind))
+    rec = Recogniser(model, spec)
+    w, h = spec.crop
+    logits, emb = rec.run(np.zeros((3, h, w, 3), np.uint8))
+    assert logits.shape == (3, len(spec.labels)) and emb.shape[0] == 3 and emb.shape[1] >= 32
+    assert len(rec.classify(np.zeros((2, h, w, 3), np.uint8), kind)) == 2

@@ -1,0 +1,151 @@
+"""Reading Four Color and Cactus tables with their ONNX recognisers (``TableReader("fourcolor")``
+and ``TableReader("cactus")`` call these).
+
+* **Four Color**: proposals are squares around characters (:mod:`vision.detect_fourcolor`),
+  read in their four turns; a card's two printed ends are paired, each card's whole quad is
+  drawn from its character (its length from the distance between its two ends where both show,
+  else from the character's size), and the cards lying in rows are grouped into exposed melds
+  (:mod:`vision.fourcolor_read`, :mod:`vision.melds`).
+* **Cactus**: proposals are name bands, found from the paper a card's outline encloses or as
+  colourful bars (:mod:`vision.detect_cactus`); each band is read upright, and the card it
+  names is drawn around it. On a discard pile the top card reads whole; a card under it counts
+  when its name shows.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from vision import detect_cactus, detect_fourcolor
+from vision.crops import crops
+from vision.detect import quad_iou
+from vision.fourcolor_read import meld_groups, read_cards
+from vision.labels import NONE
+from vision.reader import Found, Reading
+from vision.recognise import Read, Recogniser
+
+Image = npt.NDArray[Any]
+Quad = npt.NDArray[np.float64]
+
+
+def _ms(stamps: list[float], names: tuple[str, ...]) -> dict[str, float]:
+    return {n: round((b - a) * 1000, 2) for n, a, b in zip(names, stamps, stamps[1:], strict=False)}
+
+
+def _found(label: str, confidence: float, quad: Quad, alts: list[tuple[str, float]]) -> Found:
+    return Found(label, confidence, np.asarray(quad, np.float32), alts)
+
+
+def exposed_melds(objects: list[Found]) -> list[list[str]]:
+    """Whole-card reads grouped into exposed melds (:func:`vision.fourcolor_read.meld_groups`)."""
+    groups = meld_groups([o.quad.astype(np.float64) for o in objects], [o.label for o in objects])
+    return [[objects[i].label for i in m] for m in groups]
+
+
+class _Classifier:
+    """The recogniser as :mod:`vision.fourcolor_read` wants it, timing crops and inference."""
+
+    def __init__(self, rec: Recogniser, deck: str, min_confidence: float) -> None:
+        self.rec, self.deck, self.min_confidence = rec, deck, min_confidence
+        self.crop_s = self.recognise_s = 0.0
+
+    def __call__(self, image: Image, quads: Sequence[Quad]) -> list[tuple[Any, ...]]:
+        t0 = time.perf_counter()
+        batch = crops(image, [np.asarray(q, np.float32) for q in quads], self.rec.spec.crop)
+        t1 = time.perf_counter()
+        reads = self.rec.classify(batch, self.deck)
+        self.crop_s += t1 - t0
+        self.recognise_s += time.perf_counter() - t1
+        return [
+            (r.label if r.confidence >= self.min_confidence else NONE, r.confidence, r.alternatives)
+            for r in reads
+        ]
+
+
+def read_fourcolor(image: Image, rec: Recogniser, min_confidence: float) -> Reading:
+    t0 = time.perf_counter()
+    proposals = detect_fourcolor.candidates(image)
+    t1 = time.perf_counter()
+    classify = _Classifier(rec, "fourcolor", min_confidence)
+    cards = read_cards(image, classify, proposals)
+    objects = [_found(r.label, r.confidence, q, list(r.alternatives)) for r, q in cards]
+    t2 = time.perf_counter()
+    sets = exposed_melds(objects)
+    t3 = time.perf_counter()
+    timings = {
+        "detect": round((t1 - t0) * 1000, 2),
+        "crop": round(classify.crop_s * 1000, 2),
+        "recognise": round(classify.recognise_s * 1000, 2),
+        "resolve": round((t2 - t1 - classify.crop_s - classify.recognise_s) * 1000, 2),
+        "group": round((t3 - t2) * 1000, 2),
+        "candidates": float(len(proposals)),
+    }
+    return Reading(objects, sets, timings, game="fourcolor")
+
+
+def _card_of(
+    i: int,
+    hyps: list[tuple[Quad, list[Quad]]],
+    reads: list[Read],
+    bands32: list[npt.NDArray[np.float32]],
+    keep: list[int],
+    mask: Callable[[], Image],
+) -> Quad:
+    """The card a read band belongs to. Hypotheses that know their card (a band on the
+    paper of a card's body, or beside a straight paper edge) and read the same band the same
+    way outvote a bare colourful bar, which may lie at either end of its card; for a bare bar
+    the card's coloured outline says which way the card runs."""
+    band, cards = hyps[i]
+    same = [
+        j
+        for j in keep
+        if len(hyps[j][1]) == 1
+        and reads[j].label == reads[i].label
+        and quad_iou(bands32[i], bands32[j]) > 0.5
+        and float((hyps[j][0][3] - hyps[j][0][0]) @ (band[3] - band[0])) > 0
+    ]
+    if same:
+        return hyps[max(same, key=lambda j: reads[j].confidence)][1][0]
+    if len(cards) > 1:
+        return cards[0] if detect_cactus.outline_runs_down(mask(), band) >= 0 else cards[1]
+    return cards[0]
+
+
+def read_cactus(image: Image, rec: Recogniser, min_confidence: float) -> Reading:
+    stamps = [time.perf_counter()]
+    hyps = detect_cactus.band_hypotheses(image)
+    stamps.append(time.perf_counter())
+    batch = crops(image, [b.astype(np.float32) for b, _ in hyps], rec.spec.crop)
+    stamps.append(time.perf_counter())
+    reads: list[Read] = rec.classify(batch, "cactus")
+    stamps.append(time.perf_counter())
+    keep = [i for i, r in enumerate(reads) if r.label != NONE and r.confidence >= min_confidence]
+    keep.sort(key=lambda i: -reads[i].confidence)
+    bands32 = [b.astype(np.float32) for b, _ in hyps]
+    chosen: list[int] = []
+    for i in keep:
+        if all(quad_iou(bands32[i], bands32[j]) < 0.3 for j in chosen):
+            chosen.append(i)
+    masks: list[Image] = []
+
+    def mask() -> Image:  # only bare colourful bars need it: made once, when first asked
+        if not masks:
+            masks.append(detect_cactus.print_mask(image))
+        return masks[0]
+
+    objects = []
+    for i in chosen:
+        r = reads[i]
+        card = _card_of(i, hyps, reads, bands32, keep, mask)
+        objects.append(_found(r.label, r.confidence, card, r.alternatives))
+    objects.sort(key=lambda o: (float(o.quad[:, 1].mean()), float(o.quad[:, 0].mean())))
+    stamps.append(time.perf_counter())
+    stamps.append(time.perf_counter())
+    timings = _ms(stamps, ("detect", "crop", "recognise", "resolve", "group"))
+    timings["candidates"] = float(len(hyps))
+    return Reading(objects, None, timings, game="cactus")
