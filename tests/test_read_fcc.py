@@ -167,6 +167,9 @@ def test_read_json_contract(
         read = [o["label"] for o in data["objects"]]
         for meld in data["melds"]:
             assert meld and all(t in read for t in meld)
+        text = tableref(capsys, monkeypatch, "read", str(path), "--game", game)
+        melds = [line.split(":", 1)[1].split() for line in text.out.splitlines() if "meld:" in line]
+        assert melds == data["melds"]
     assert cv2.imread(str(out)) is not None
 
 
