@@ -295,7 +295,7 @@ def _one_per_card(cards: list[tuple[CharRead, Quad]]) -> list[tuple[CharRead, Qu
     on it): the surer stays."""
     if len(cards) >= 3:
         typical = float(np.median([r.size for r, _ in cards]))
-        cards = [c for c in cards if c[0].size >= 0.65 * typical]
+        cards = [c for c in cards if c[0].size >= 0.55 * typical]
     kept: list[tuple[CharRead, Quad]] = []
     for r, q in sorted(cards, key=lambda c: -c[0].confidence):
         if not any(
@@ -315,7 +315,7 @@ def _typical_size(reads: list[CharRead]) -> list[CharRead]:
     typical = float(np.median([r.size for r in reads]))
     out = []
     for r in reads:
-        if 0.65 * typical <= r.size < 0.85 * typical:
+        if 0.55 * typical <= r.size < 0.85 * typical:
             c = r.centre
             grown = c + (r.quad - c) * (typical / r.size)
             r = CharRead(r.label, r.confidence, grown, r.alternatives)
