@@ -59,19 +59,21 @@ def test_fourcolor_reads_generated_tables(fourcolor_reader: TableReader) -> None
         truth = [[scene.objects[i].label for i in m] for m in scene.melds]
         melds += evaluate_fcc.reportable_melds(truth)
         melds_right += evaluate_fcc.melds_right(reading.sets or [], truth)
+    # Measured on these tables: 31/32 right, 1 spurious, 9/9 melds whole.
     assert total.objects >= 20
     assert total.accuracy >= 0.9, total.to_json()
-    assert total.spurious_rate <= 0.1, total.to_json()
-    assert melds_right >= 0.5 * melds, (melds_right, melds)
+    assert total.spurious_rate <= 0.07, total.to_json()
+    assert melds_right >= 0.75 * melds, (melds_right, melds)
 
 
 def test_fourcolor_reads_a_font_it_never_trained_on(fourcolor_reader: TableReader) -> None:
     scene = _fourcolor(HELD_OUT_SEED, cjk_fonts.HELDOUT_FONTS)
     assert scene.style.font not in cjk_fonts.TRAIN_FONTS
+    # Measured: 14/14 right.
     s = evaluate_fcc.score(
         fourcolor_reader.read(scene.image).objects, evaluate_fcc.fourcolor_truth(scene)
     )
-    assert s.accuracy >= 0.85, s.to_json()
+    assert s.accuracy >= 0.9, s.to_json()
 
 
 def test_cactus_reads_generated_tables(cactus_reader: TableReader) -> None:
@@ -82,16 +84,18 @@ def test_cactus_reads_generated_tables(cactus_reader: TableReader) -> None:
         total.add(evaluate_fcc.score(reading.objects, evaluate_fcc.cactus_truth(scene)))
         top = scene.objects[scene.pile[-1]]
         assert top.label in [o.label for o in reading.objects]  # the discard pile's top card
+    # Measured: 22/24 right (the misses are names half hidden under a pile), none spurious.
     assert total.accuracy >= 0.85, total.to_json()
     assert total.spurious_rate <= 0.1, total.to_json()
 
 
 def test_cactus_reads_a_deck_style_it_never_trained_on(cactus_reader: TableReader) -> None:
     scene = _cactus(HELD_OUT_SEED, held_out=True)
+    assert scene.style.font in cjk_fonts.HELDOUT_FONTS
     s = evaluate_fcc.score(
         cactus_reader.read(scene.image).objects, evaluate_fcc.cactus_truth(scene)
     )
-    assert s.accuracy >= 0.85, s.to_json()
+    assert s.objects >= 3 and s.accuracy >= 0.75, s.to_json()  # measured: 4/4
 
 
 def _card(label: str, x: float, y: float, angle: float, w: float = 40.0) -> Found:
@@ -167,6 +171,9 @@ def test_read_json_contract(
         read = [o["label"] for o in data["objects"]]
         for meld in data["melds"]:
             assert meld and all(t in read for t in meld)
+        text = tableref(capsys, monkeypatch, "read", str(path), "--game", game)
+        melds = [line.split(":", 1)[1].split() for line in text.out.splitlines() if "meld:" in line]
+        assert melds == data["melds"]
     assert cv2.imread(str(out)) is not None
 
 

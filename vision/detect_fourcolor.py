@@ -144,6 +144,7 @@ def _group_strokes(boxes: NDArray[np.float64], cap: float = 48) -> list[NDArray[
     return [extent[r] for r in {root(i) for i in range(n)}]
 
 
+BADGE_CIRCLES = 40  # the most circles taken as badges per image
 PEAK_SIDES = (18, 24, 31, 40)  # window sides at WORK_SIDE for ink-density peaks
 PEAK_INK = 0.12  # least share of a window that is ink for a peak to count
 
@@ -224,16 +225,41 @@ def candidates(image: Image) -> list[Quad]:
             cv2.morphologyEx(dark_px.astype(np.uint8) * 255, cv2.MORPH_CLOSE, disc), np.uint8
         )
         out += _round_blobs(dark, f)
+    # Badges touching the edge of their card run into a dark table: their round rim still shows.
+    circles = cv2.HoughCircles(
+        cv2.GaussianBlur(grey, (5, 5), 1.5),
+        cv2.HOUGH_GRADIENT,
+        dp=1.5,
+        minDist=MIN_SIDE,
+        param1=120,
+        param2=40,
+        minRadius=MIN_SIDE // 2,
+        maxRadius=MAX_SIDE // 2,
+    )
+    if circles is not None:
+        for x, y, r in circles[0][:BADGE_CIRCLES]:
+            inside = grey[
+                max(0, int(y - r / 2)) : int(y + r / 2) + 1,
+                max(0, int(x - r / 2)) : int(x + r / 2) + 1,
+            ]
+            if inside.size and float(np.median(inside)) < 110:  # a dark disc, not a ring of ink
+                out.append(_square(float(x), float(y), 2 * float(r) * 1.05, 0.0) / f)
     return out
 
 
 def _round_blobs(dark: Image, f: float) -> list[Quad]:
-    """Squares around compact round blobs of ``dark`` (badges), in image pixels."""
+    """Squares around compact round blobs of ``dark`` (badges), in image pixels. A badge's
+    white character is a hole in it: the blob is measured with its holes filled."""
     out: list[Quad] = []
-    n, _, stats, _ = cv2.connectedComponentsWithStats(dark)
-    for i in range(1, n):
-        x, y, w, h, area = (int(v) for v in stats[i])
+    contours, hierarchy = cv2.findContours(dark, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return out
+    for c, link in zip(contours, hierarchy[0], strict=True):
+        if link[3] >= 0:
+            continue  # a hole's boundary
+        x, y, w, h = cv2.boundingRect(c)
         size = max(w, h)
+        area = cv2.contourArea(c)
         round_enough = area >= 0.55 * np.pi * (size / 2) ** 2 and min(w, h) >= 0.6 * size
         if MIN_SIDE <= size <= MAX_SIDE and round_enough:
             out.append(_square(x + w / 2, y + h / 2, size * 1.05, 0.0) / f)

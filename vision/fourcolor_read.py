@@ -89,10 +89,20 @@ def suppress(reads: list[CharRead]) -> list[CharRead]:
     that lie inside a surer read: a fragment of its character)."""
     kept: list[CharRead] = []
     for r in sorted(reads, key=lambda r: -r.confidence):
-        if all(
-            float(np.linalg.norm(r.centre - k.centre)) > 0.5 * max(r.size, k.size) for k in kept
-        ):
+        clash = [
+            i
+            for i, k in enumerate(kept)
+            if float(np.linalg.norm(r.centre - k.centre)) <= 0.5 * max(r.size, k.size)
+        ]
+        if not clash:
             kept.append(r)
+            continue
+        # The same character seen whole and in part: the whole one stands, nearly as sure.
+        i = clash[0]
+        k = kept[i]
+        whole = r.size > 1.3 * k.size and r.confidence >= 0.9 * k.confidence
+        if len(clash) == 1 and r.label == k.label and whole:
+            kept[i] = r
     return kept
 
 
@@ -285,7 +295,7 @@ def _one_per_card(cards: list[tuple[CharRead, Quad]]) -> list[tuple[CharRead, Qu
     on it): the surer stays."""
     if len(cards) >= 3:
         typical = float(np.median([r.size for r, _ in cards]))
-        cards = [c for c in cards if c[0].size >= 0.65 * typical]
+        cards = [c for c in cards if c[0].size >= 0.55 * typical]
     kept: list[tuple[CharRead, Quad]] = []
     for r, q in sorted(cards, key=lambda c: -c[0].confidence):
         if not any(
@@ -305,7 +315,7 @@ def _typical_size(reads: list[CharRead]) -> list[CharRead]:
     typical = float(np.median([r.size for r in reads]))
     out = []
     for r in reads:
-        if 0.65 * typical <= r.size < 0.85 * typical:
+        if 0.55 * typical <= r.size < 0.85 * typical:
             c = r.centre
             grown = c + (r.quad - c) * (typical / r.size)
             r = CharRead(r.label, r.confidence, grown, r.alternatives)
@@ -318,9 +328,8 @@ def read_cards(
 ) -> list[tuple[CharRead, Quad]]:
     """Each card seen: its surer character read and its whole quad, sorted top to bottom."""
     quads = candidates(image) if proposals is None else proposals
-    found = _typical_size(
-        suppress(settle(image, suppress(best_turns(image, quads, classify)), classify))
-    )
+    first = best_turns(image, quads, classify)
+    found = _typical_size(suppress(settle(image, suppress(first), classify)))
     anchors = found
     for _ in range(NEIGHBOUR_ROUNDS):  # a neighbour found is an anchor for the next round
         more = suppress(beside(image, anchors, classify, found))

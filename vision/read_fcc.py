@@ -33,6 +33,15 @@ Image = npt.NDArray[Any]
 Quad = npt.NDArray[np.float64]
 
 
+# A Four Color card is looked at many times (four turns of every proposal, then square to its
+# strokes, then beside every find), so a chance read of something that is no character is
+# likelier than for one look: a character counts from this confidence. Chosen on generated
+# tables of seeds 600000-600023 (training fonts) and 610000-610011 (held-out fonts), not the
+# benchmark's: right / spurious 98.4% / 1.6% and 91.6% / 3.4% at 0.55, 97.7% / 1.2% and
+# 92.2% / 2.0% at 0.65, 96.9% / 1.2% and 87.7% / 2.2% at 0.75.
+CHARACTER_CONFIDENCE = 0.65
+
+
 def _ms(stamps: list[float], names: tuple[str, ...]) -> dict[str, float]:
     return {n: round((b - a) * 1000, 2) for n, a, b in zip(names, stamps, stamps[1:], strict=False)}
 
@@ -71,7 +80,7 @@ def read_fourcolor(image: Image, rec: Recogniser, min_confidence: float) -> Read
     t0 = time.perf_counter()
     proposals = detect_fourcolor.candidates(image)
     t1 = time.perf_counter()
-    classify = _Classifier(rec, "fourcolor", min_confidence)
+    classify = _Classifier(rec, "fourcolor", max(min_confidence, CHARACTER_CONFIDENCE))
     cards = read_cards(image, classify, proposals)
     objects = [_found(r.label, r.confidence, q, list(r.alternatives)) for r, q in cards]
     t2 = time.perf_counter()

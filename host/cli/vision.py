@@ -46,7 +46,8 @@ def read(
         Path | None, typer.Option("--data-dir", help="Where enrolled decks live.")
     ] = None,
 ) -> None:
-    """Find and name every tile or card corner index in each image."""
+    """Find and name every tile, card corner index, Four Color card or Cactus card in each
+    image."""
     from vision.annotate import draw
     from vision.reader import ImageError, TableReader, load_image
     from vision.recognise import ModelError
@@ -79,6 +80,8 @@ def read(
                 typer.echo(f"  {o['label']:>4} {o['confidence']:.2f}{extra}")
             for s in r.get("sets", []):
                 typer.echo(f"  set: {s}")
+            for m in r.get("melds", []):
+                typer.echo(f"  meld: {' '.join(m)}")
 
     emit(results[0] if len(results) == 1 else results, as_json, render)
 
