@@ -120,8 +120,8 @@ def test_squat_numbers_get_an_upright_proposal() -> None:
 def test_busy_checked_table_does_not_crowd_out_the_tiles() -> None:
     # A rack on a fine checked cloth: thousands of ink blobs, far over the proposal cap.
     # Numbers on tiles have few blobs of their size around them and are proposed first
-    # (before that ranking, none of these 13 tiles was proposed).
+    # (before that ranking, none of this rack's tiles was proposed).
     scene = synth.tile_scene(np.random.default_rng(50_016))
-    assert scene.conditions["surface"] == "pattern" and len(scene.truths) == 13
+    assert scene.conditions["surface"] == "pattern" and scene.conditions["layout"] == "rack"
     assert len(detect.tile_candidates(scene.image, 100_000)) > 2000  # really busy
-    assert _covered(scene) >= 10
+    assert _covered(scene) >= 0.8 * len(scene.truths)
