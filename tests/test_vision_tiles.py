@@ -99,6 +99,8 @@ def test_close_up_tile_with_thick_strokes_is_found(
     # A tile filling half the picture: its digit's strokes are too thick for the fine pass.
     scene = _row([label], surface, height, angle=2.0, seed=seed)
     assert _covered(scene) == 1
+    s = score(reader().read(scene.image).objects, scene.truths)
+    assert s.right == 1 and s.spurious == 0, s.to_json()
 
 
 def test_tiles_on_a_slanted_rack() -> None:

@@ -48,7 +48,7 @@ class Settings:
 
 # The settings the shipped models were trained with (``tableref train KIND`` uses them).
 SHIPPED = {
-    "tiles": Settings("tiles", scenes=250, epochs=10),
+    "tiles": Settings("tiles", scenes=300, epochs=14),
     "cards": Settings("cards", scenes=250, epochs=10),
 }
 
