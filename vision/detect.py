@@ -8,6 +8,12 @@ the same colour as the tiles, cards overlapping or fanned so that only a corner 
 * Tiles: each number (one or two digits, or a joker face) is a group of glyphs; the tile
   around it is found from the pale face surrounding the glyphs (a lone tile, or a row of
   touching tiles whose height gives the tile size), else from the glyphs' own size and slant.
+  Glyphs are looked for at two scales (close-up tiles' strokes are too thick for the fine
+  pass) and inside holes of other ink (the dark gaps of touching tiles wall digits in). A
+  squat number (4, 10-13, a joker) shows no slant: it is also proposed upright, sideways and
+  along the row to its nearest same-sized neighbour; the recogniser calls the wrong slants
+  ``none``. Proposals are ranked by crowding (texture is crowded, a printed number is not)
+  before the cap.
 * Cards: a corner index is a rank glyph (group) with a suit glyph beside it; every such pair
   gives an oriented quad along the rank→suit axis (:func:`pair_quad`).
 
