@@ -124,7 +124,9 @@ def render_tile(label: str, rng: np.random.Generator, height: int = 96) -> Image
     if label in TILE_JOKERS:
         size = int(h * rng.uniform(0.42, 0.5))
         mask = face_mask(label, size)
-        _paste(face, mask, _jitter(_TILE_INK["k"], rng, 15), cx, cy)
+        # The classic joker's face is printed red in some sets, black in others.
+        ink = "r" if label == "J" and rng.random() < 0.5 else "k"
+        _paste(face, mask, _jitter(_TILE_INK[ink], rng, 15), cx, cy)
         if label == "CJ":  # the colour-change joker's ring carries all four colours
             for k, col in enumerate(("r", "b", "o", "k")):
                 quarter = np.zeros_like(mask)
@@ -139,8 +141,10 @@ def render_tile(label: str, rng: np.random.Generator, height: int = 96) -> Image
                 _paste(face, quarter, _TILE_INK[col], cx, cy)
     else:
         colour, number = label[0], label[1:]
-        digit_h = int(h * rng.uniform(0.26, 0.34))
-        mask = text_mask(number, font, digit_h, int(rng.integers(0, 2)))
+        # Real tiles print big, heavy digits: most renders are bold, some up to 0.38 of the
+        # tile's height.
+        digit_h = int(h * rng.uniform(0.26, 0.38))
+        mask = text_mask(number, font, digit_h, int(rng.choice(3, p=[0.3, 0.4, 0.3])))
         if mask.shape[1] > w * 0.78:
             scale = w * 0.78 / mask.shape[1]
             mask = cv2.resize(mask, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
