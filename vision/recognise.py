@@ -78,8 +78,14 @@ class Recogniser:
         e = np.exp(z)
         return (e / e.sum(axis=1, keepdims=True)).astype(np.float32), names
 
-    def classify(self, batch: npt.NDArray[Any], deck: str) -> list[Read]:
-        logits, _ = self.run(batch)
+    def classify(self, batch: npt.NDArray[Any], deck: str, half_turn: bool = False) -> list[Read]:
+        """Reads of N × h × w × 3 crops; ``half_turn`` also looks at each crop upside down
+        (the models learn both ways up) and averages the two views' logits."""
+        if half_turn and len(batch):
+            both, _ = self.run(np.concatenate([batch, batch[:, ::-1, ::-1]]))
+            logits = ((both[: len(batch)] + both[len(batch) :]) / 2).astype(np.float32)
+        else:
+            logits, _ = self.run(batch)
         probs, names = self.probabilities(logits, deck)
         none = len(names) - 1
         reads = []
