@@ -137,3 +137,33 @@ def test_distinct_many_matches_distinct(seed: int) -> None:
 
 def test_nothing_on_a_plain_table() -> None:
     assert detect.card_candidates(np.full((480, 640, 3), 200, np.uint8)) == []
+
+
+def test_training_labels_only_well_framed_proposals() -> None:
+    from vision.train import _card_fit
+
+    truth = detect.pair_quad(np.array([50, 50], np.float32), np.array([50, 64], np.float32))
+    assert _card_fit(truth, truth, real=False) == "index"
+    assert _card_fit(np.roll(truth, 2, axis=0), truth, real=False) == "index"  # half-turned
+    assert _card_fit(truth[[1, 2, 3, 0]], truth, real=False) == "sideways"
+    small = (truth.mean(0) + (truth - truth.mean(0)) * 0.45).astype(np.float32)
+    assert _card_fit(small, truth, real=False) == "unsure"  # a rank-only crop
+    # Real boxes are axis-aligned: only their shape says which way the index stands.
+    box = np.array([[40, 30], [60, 30], [60, 70], [40, 70]], np.float32)  # portrait
+    upright = detect.rect_quad(np.array([50, 50], np.float32), 20, 36, 92.0)
+    across = detect.rect_quad(np.array([50, 50], np.float32), 20, 36, 2.0)
+    assert _card_fit(upright, box, real=True) == "index"
+    assert _card_fit(across, box, real=True) == "sideways"
+    square = np.array([[40, 40], [60, 40], [60, 60], [40, 60]], np.float32)
+    assert _card_fit(upright, square, real=True) == "unsure"
+
+
+def test_speckle_is_salt_and_pepper() -> None:
+    from vision.train import speckle
+
+    image = np.full((100, 120, 3), 128, np.uint8)
+    out = speckle(image, np.random.default_rng(0))
+    changed = (out != 128).any(axis=2)
+    assert 0.001 < changed.mean() < 0.03
+    assert set(np.unique(out[changed])) <= {0, 255}
+    assert (image == 128).all()  # the input is left alone
