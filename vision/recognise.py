@@ -79,9 +79,24 @@ class Recogniser:
         e = np.exp(z)
         return (e / e.sum(axis=1, keepdims=True)).astype(np.float32), names
 
-    def classify(self, batch: npt.NDArray[Any], deck: str) -> list[Read]:
+    def classify(
+        self, batch: npt.NDArray[Any], deck: str, half_turn: bool = False, sure_none: float = 0.7
+    ) -> list[Read]:
+        """Reads of N × h × w × 3 crops.
+
+        ``half_turn``: a crop that is not surely nothing (``none`` below ``sure_none``) is
+        looked at upside down as well (the models learn both ways up), and the two views'
+        logits are averaged. Most proposals are surely nothing, so this costs far less than
+        a second pass over all of them (measured: the same reads as a second pass over all).
+        """
         logits, _ = self.run(batch)
         probs, names = self.probabilities(logits, deck)
+        if half_turn and len(batch):
+            again = np.nonzero(probs[:, -1] < sure_none)[0]
+            if len(again):
+                turned, _ = self.run(np.ascontiguousarray(batch[again, ::-1, ::-1]))
+                logits[again] = (logits[again] + turned) / 2
+                probs, names = self.probabilities(logits, deck)
         none = len(names) - 1
         reads = []
         for p in probs:

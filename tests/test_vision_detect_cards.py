@@ -1,0 +1,169 @@
+"""Card corner-index proposals (vision.detect.card_candidates): small indices, speckle,
+busy textures, and the fast helpers that must give what the shared ones give."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import datasets, detect, synth
+from vision.matching import same_object
+
+
+def _table_with_cards(
+    labels: list[str], card_h: float, angles: list[float], size: tuple[int, int] = (1000, 750)
+) -> tuple[synth.Image, list[synth.Quad]]:
+    """Cards of ``card_h`` pixels on a plain table (up to 8, in two rows), their index quads."""
+    img = np.full((size[1], size[0], 3), 120, np.uint8)
+    rng = np.random.default_rng(3)
+    truths: list[synth.Quad] = []
+    for k, (label, angle) in enumerate(zip(labels, angles, strict=True)):
+        face, quads = synth.render_card(label, "cards", rng, int(card_h * 1.2))
+        fh, fw = face.shape[:2]
+        cx, cy = (170 + 220 * (k % 4), 200 + 330 * (k // 4)) if len(labels) > 1 else (320, 240)
+        w = card_h * fw / fh
+        a = math.radians(angle)
+        down = np.array([math.cos(a + math.pi / 2), math.sin(a + math.pi / 2)], np.float32)
+        right = np.array([down[1], -down[0]], np.float32)
+        c = np.array([cx, cy], np.float32)
+        q = np.stack(
+            [
+                c - right * w / 2 - down * card_h / 2,
+                c + right * w / 2 - down * card_h / 2,
+                c + right * w / 2 + down * card_h / 2,
+                c - right * w / 2 + down * card_h / 2,
+            ]
+        ).astype(np.float32)
+        src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+        m = cv2.getPerspectiveTransform(src, q)
+        warped = cv2.warpPerspective(face, m, size)
+        inside = cv2.warpPerspective(np.full((fh, fw), 255, np.uint8), m, size) > 0
+        img[inside] = warped[inside]
+        truths += [cv2.perspectiveTransform(iq[None], m)[0] for iq in quads]
+    return img, truths
+
+
+def _missed(image: synth.Image, truths: list[synth.Quad]) -> int:
+    found = detect.card_candidates(image)
+    return sum(not any(same_object(q, t) for q in found) for t in truths)
+
+
+LABELS = ["7C", "10H", "QS", "AD", "4S", "9H", "KC", "2D"]
+
+
+def test_synthetic_scene_indices_are_proposed() -> None:
+    # Measured on these 30 scenes: 96.5% of the visible indices have a proposal (before the
+    # speckle filter, the wider masks and plausibility ranking: 91.5%).
+    hit = total = 0
+    for i in range(30):
+        rng = np.random.default_rng(700 + i)
+        scene = synth.card_scene(rng, "allin" if i % 2 else "cards")
+        total += len(scene.truths)
+        hit += len(scene.truths) - _missed(scene.image, [t.quad for t in scene.truths])
+    assert hit / total >= 0.95, (hit, total)
+
+
+def test_real_photo_indices_are_proposed(shared: object) -> None:
+    # Training-split photos (never the held-out ones): 98.5% measured here, 93.6% before.
+    photos = [p for p in datasets.load("cards") if p.split == "train"][::8]
+    hit = total = 0
+    for p in photos:
+        image = cv2.imread(str(p.path))
+        quads = [t.quad for t in p.truths]
+        total += len(quads)
+        hit += len(quads) - _missed(image, quads)
+    assert total > 150
+    assert hit / total >= 0.97, (hit, total)
+
+
+def test_indices_are_proposed_through_speckle() -> None:
+    img, truths = _table_with_cards(LABELS, 200, [0, 20, 45, 90, 135, 180, 225, 330])
+    rng = np.random.default_rng(1)
+    n = img.shape[0] * img.shape[1] // 60
+    ys, xs = rng.integers(0, img.shape[0], n), rng.integers(0, img.shape[1], n)
+    img[ys, xs] = np.where(rng.random(n) < 0.5, 0, 255)[:, None]
+    assert _missed(img, truths) <= 1
+
+
+def test_large_indices_are_proposed() -> None:
+    # A close-up of one card on a 640 px photo: each index ~110 px tall, its filled suit
+    # wider than the 23 px structuring element, which left only the suit's outline.
+    for label in ("8S", "AD", "10H"):
+        img, truths = _table_with_cards([label], 460, [3], (640, 480))
+        assert min(float(np.linalg.norm(t[3] - t[0])) for t in truths) > 90
+        assert _missed(img, truths) == 0, label
+
+
+def test_busy_texture_keeps_the_indices() -> None:
+    # A mottled cloth gives hundreds of glyph pairs; the cap must keep the likeliest.
+    rng = np.random.default_rng(2)
+    img, truths = _table_with_cards(LABELS, 220, [0, 10, 170, 190, 5, 355, 180, 0])
+    texture = rng.integers(90, 170, (750 // 6, 1000 // 6, 3)).astype(np.uint8)
+    texture = cv2.resize(texture, (1000, 750), interpolation=cv2.INTER_NEAREST)
+    plain = (img == 120).all(axis=2)
+    img[plain] = texture[plain]
+    assert _missed(img, truths) <= 1
+    assert len(detect.card_candidates(img)) <= 500
+
+
+def test_card_ink_masks_match_ink_mask() -> None:
+    scene = synth.card_scene(np.random.default_rng(4), "cards")
+    small = cv2.resize(scene.image, (640, 480))
+    fast = detect.card_ink_masks(small, (9, 23))
+    assert np.array_equal(fast[0], detect.ink_mask(small, 9))
+    assert np.array_equal(fast[1], detect.ink_mask(small, 23))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_distinct_many_matches_distinct(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    quads = [
+        detect.rect_quad(
+            rng.uniform(0, 60, 2).astype(np.float32),
+            float(rng.uniform(10, 14)),
+            float(rng.uniform(16, 22)),
+            float(rng.choice([0.0, 3.0, 90.0, 180.0])),
+        )
+        for _ in range(200)
+    ]
+    slow = detect.distinct(quads)
+    fast = detect._distinct_many(quads)
+    assert len(slow) == len(fast)
+    assert all(a is b for a, b in zip(slow, fast, strict=True))
+
+
+def test_nothing_on_a_plain_table() -> None:
+    assert detect.card_candidates(np.full((480, 640, 3), 200, np.uint8)) == []
+
+
+def test_training_labels_only_well_framed_proposals() -> None:
+    from vision.train import _card_fit
+
+    truth = detect.pair_quad(np.array([50, 50], np.float32), np.array([50, 64], np.float32))
+    assert _card_fit(truth, truth, real=False) == "index"
+    assert _card_fit(np.roll(truth, 2, axis=0), truth, real=False) == "index"  # half-turned
+    assert _card_fit(truth[[1, 2, 3, 0]], truth, real=False) == "sideways"
+    small = (truth.mean(0) + (truth - truth.mean(0)) * 0.45).astype(np.float32)
+    assert _card_fit(small, truth, real=False) == "unsure"  # a rank-only crop
+    # Real boxes are axis-aligned: only their shape says which way the index stands.
+    box = np.array([[40, 30], [60, 30], [60, 70], [40, 70]], np.float32)  # portrait
+    upright = detect.rect_quad(np.array([50, 50], np.float32), 20, 36, 92.0)
+    across = detect.rect_quad(np.array([50, 50], np.float32), 20, 36, 2.0)
+    assert _card_fit(upright, box, real=True) == "index"
+    assert _card_fit(across, box, real=True) == "sideways"
+    square = np.array([[40, 40], [60, 40], [60, 60], [40, 60]], np.float32)
+    assert _card_fit(upright, square, real=True) == "unsure"
+
+
+def test_speckle_is_salt_and_pepper() -> None:
+    from vision.train import speckle
+
+    image = np.full((100, 120, 3), 128, np.uint8)
+    out = speckle(image, np.random.default_rng(0))
+    changed = (out != 128).any(axis=2)
+    assert 0.001 < changed.mean() < 0.03
+    assert set(np.unique(out[changed])) <= {0, 255}
+    assert (image == 128).all()  # the input is left alone
