@@ -28,6 +28,7 @@ class Read:
     confidence: float
     alternatives: list[tuple[str, float]]  # best first, the label itself included
     p_none: float
+    similarity: float | None = None  # with a deck profile: to the nearest enrolled card
 
 
 class ModelError(RuntimeError):
