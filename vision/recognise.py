@@ -28,7 +28,8 @@ class Read:
     confidence: float
     alternatives: list[tuple[str, float]]  # best first, the label itself included
     p_none: float
-    similarity: float | None = None  # with a deck profile: to the nearest enrolled card
+    # With a deck profile: which of overlapping proposals to keep (higher wins).
+    overlap_rank: float | None = None
 
 
 class ModelError(RuntimeError):
