@@ -49,7 +49,7 @@ class Settings:
 # The settings the shipped models were trained with (``tableref train KIND`` uses them).
 SHIPPED = {
     "tiles": Settings("tiles", scenes=250, epochs=10),
-    "cards": Settings("cards", scenes=250, epochs=10),
+    "cards": Settings("cards", scenes=500, epochs=16),
 }
 
 
