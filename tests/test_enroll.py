@@ -61,6 +61,23 @@ def test_profile_reads_by_nearest_enrolled_card() -> None:
     assert all(r[1] > 0.9 and r[2][0][0] == r[0] and len(r[2]) == 3 for r in reads)
 
 
+def test_clutter_examples_decide_object_or_nothing() -> None:
+    """With clutter from the enrolment photo, a crop is an object when it is clearly nearer an
+    enrolled card than any clutter, even where the model calls it nothing (it never saw the
+    deck), and nothing when it is nearer the clutter, even where the model calls it an object;
+    the name then comes from the cards alone."""
+    e = np.eye(4, dtype=np.float32)
+    prof = enroll.DeckProfile("cards", "d", "m", ["AS", "KH", "none"], e[:3])
+    crops = np.stack([e[0] + 0.2 * e[3], e[2] + 0.3 * e[0], 0.9 * e[0] + e[2]])
+    margin, card = prof.object_margin(crops, np.array([0.99, 0.01, 0.5]))  # type: ignore[misc]
+    assert margin[0] > 0 and margin[1] < 0 and margin[2] < 0
+    assert card[0] > 0.9
+    assert [r[0] for r in prof.classify(crops, cards_only=True)] == ["AS", "AS", "AS"]
+    assert prof.classify(crops)[1][0] == "none"
+    plain = enroll.DeckProfile("cards", "d", "m", ["AS", "KH"], e[:2])
+    assert plain.object_margin(crops, np.zeros(3)) is None
+
+
 def test_incomplete_layout_is_refused() -> None:
     with pytest.raises(enroll.EnrolError, match="found 9 cards but the deck has 10"):
         enroll.enrol(
@@ -107,3 +124,10 @@ def test_grid_cells_keep_the_place_of_a_missing_card() -> None:
         cells.append((r, c))
     placed = grid_cells(quads).placed
     assert [(p.row, p.col) for p in placed] == cells
+
+
+def test_model_weight_grows_with_how_well_the_model_reads_the_deck() -> None:
+    assert enroll.model_weight(0.21) == 0.0  # a deck the model cannot read: the profile alone
+    assert enroll.model_weight(0.5) == 0.0  # a coin toss: its guesses mislead
+    assert 0.9 < enroll.model_weight(0.675) < 1.1
+    assert enroll.model_weight(0.9) == 2.0

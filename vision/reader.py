@@ -30,6 +30,7 @@ GAMES: tuple[Game, ...] = ("rummikub", "cards", "allin", "fourcolor", "cactus")
 _OWN_READER = ("fourcolor", "cactus")
 Image = npt.NDArray[Any]
 PROFILE_NONE_GATE = 0.5  # with a deck profile: a crop is an object when the model's none < this
+HALF_TURN_BELOW = 0.7  # cards: crops with a none score below this are also read upside down
 
 
 class ImageError(ValueError):
@@ -139,6 +140,14 @@ class TableReader:
             return self.recogniser.classify(batch, self.deck, half_turn=self.kind == "cards")
         logits, emb = self.recogniser.run(batch)
         probs, model_names = self.recogniser.probabilities(logits, self.deck)
+        if self.kind == "cards" and len(batch):
+            # As the plain reader does: the none score of a crop that may be an index is
+            # taken over both views of it.
+            again = np.nonzero(probs[:, -1] < HALF_TURN_BELOW)[0]
+            if len(again):
+                turned, _ = self.recogniser.run(np.ascontiguousarray(batch[again, ::-1, ::-1]))
+                logits[again] = (logits[again] + turned) / 2
+                probs, model_names = self.recogniser.probabilities(logits, self.deck)
         log_p = np.log(probs + 1e-6)
         index = {n: i for i, n in enumerate(model_names)}
         weight = self.profile.model_weight
@@ -147,27 +156,41 @@ class TableReader:
             cols = [index.get(n, len(model_names) - 1) for n in names]
             return np.asarray(weight * log_p[:, cols], np.float32)
 
-        # The detector over-proposes; whether a crop is anything at all is the model's call
-        # (it saw every kind of clutter), which card it is the profile's. Where the model
-        # cannot read this deck (weight 0) its probability spreads over the labels, so only
-        # its none score counts; where it can, it must also find the object as it would alone.
         best = probs[:, :-1].max(axis=1)
         own = (best >= probs[:, -1]) & (best >= self.min_confidence)
         own_label = [model_names[int(i)] for i in probs[:, :-1].argmax(axis=1)]
         # A partly enrolled deck: the cards left out are the model's to name.
         left_out = set(model_names[:-1]) - set(self.profile.labels)
+        gate = self.profile.object_margin(emb, probs[:, -1])
         reads = []
         for k, (label, conf, alts) in enumerate(
-            self.profile.classify(emb, prior=prior if weight else None)
+            self.profile.classify(emb, prior=prior if weight else None, cards_only=gate is not None)
         ):
             p_none = float(probs[k, -1])
             alts = [a for a in alts if a[0] != NONE]
             if own[k] and own_label[k] in left_out:
                 reads.append(Read(own_label[k], float(best[k]), alts, p_none))
+            elif gate is not None:
+                # The enrolment photo's clutter is the profile's idea of nothing: a crop is an
+                # object when it is clearly nearer an enrolled card than any clutter (measured:
+                # the model's none gate alone misses whole suits of a deck it never saw, and
+                # passes clutter the profile then names).
+                margin, card = gate
+                if margin[k] > 0:
+                    reads.append(Read(label, conf, alts, p_none, float(card[k])))
+                else:
+                    reads.append(Read(NONE, p_none, alts, p_none))
+            # Without clutter examples: whether a crop is anything at all is the model's call
+            # (it saw every kind of clutter), which card it is the profile's. Where the model
+            # cannot read this deck (weight 0) its probability spreads over the labels, so
+            # only its none score counts; where it can, it must also find the object as it
+            # would alone.
             elif p_none >= PROFILE_NONE_GATE or label == NONE or (weight and not own[k]):
                 reads.append(Read(NONE, p_none, alts, p_none))
             else:
-                reads.append(Read(label, conf, alts, p_none))
+                # Of overlapping tiles, the one the model itself is surest of is the best
+                # framed (measured: ranking by the profile's confidence lost 1.7 points).
+                reads.append(Read(label, conf, alts, p_none, float(best[k])))
         return reads
 
     def _rank(self, read: Read) -> float:
@@ -175,6 +198,11 @@ class TableReader:
         both that it is an object and which card it is)."""
         if self.profile is None:
             return read.confidence
+        if read.overlap_rank is not None:
+            # The best-framed of overlapping proposals: with clutter examples, the one most
+            # like an enrolled card (measured: names more of the found cards right than the
+            # softmax confidence); without, the one the model is surest of.
+            return read.overlap_rank
         return read.confidence * (1.0 - read.p_none)
 
     def read(self, image: Image) -> Reading:

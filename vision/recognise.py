@@ -28,6 +28,8 @@ class Read:
     confidence: float
     alternatives: list[tuple[str, float]]  # best first, the label itself included
     p_none: float
+    # With a deck profile: which of overlapping proposals to keep (higher wins).
+    overlap_rank: float | None = None
 
 
 class ModelError(RuntimeError):
