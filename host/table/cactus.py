@@ -1,7 +1,19 @@
 """Cactus Game at the table: the discard pile tells what was played.
 
-The camera watches the middle of the table. Cards on the discard pile that the game does not
-account for yet (its discard pile plus the action waiting for nopes) are what was just played:
+The camera watches the middle of the table. What was just played is found two ways, and both
+count:
+
+- cards on the discard pile that the game does not account for yet (its discard pile plus the
+  action waiting for nopes), label by label;
+- cards that arrived on the pile since the last stable look: tracked ids that were not there.
+  On a real pile the older cards are mostly covered, so a second copy of a kind already
+  discarded shows no surplus by count; its arrival still shows. A new id where a card of the
+  same label was a moment ago is that card found again (the tracker forgets what it loses sight
+  of, and gives it a new id when it comes back), and a corrected read is no play. A card laid
+  squarely over the one below takes over that card's id, so it shows only by count; without an
+  earlier look (start-up, a restart) only the count is used.
+
+Together they mean:
 
 - three characters (wilds included) → a set for the player on turn;
 - ``free_point`` or ``draw_three`` → that action (nothing to choose);
@@ -17,6 +29,7 @@ always named on the dashboard and a gimme's resolve says which card was given, i
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from typing import Any
@@ -41,29 +54,45 @@ class CactusAdapter(TableAdapter):
     def facts(self, view: TableView) -> Facts:
         zones = by_zone(view.objects, self.players, view.width, view.height, self.centre_box)
         pile = sorted(zones[CENTRE], key=lambda o: o.id)  # the newest card last
-        return {"discard": [o.label for o in pile]}
+        return {
+            "discard": [o.label for o in pile],
+            "pile": [
+                {
+                    "id": o.id,
+                    "label": o.label,
+                    "at": [round(o.read.center[0]), round(o.read.center[1])],
+                    "size": round(o.read.size),
+                    "corrected": o.corrected,
+                }
+                for o in pile
+            ],
+        }
 
     def turn(self, state: Any) -> str | None:
         return None if state.finished else str(state.players[state.turn])
 
     @staticmethod
-    def _new_cards(state: Any, facts: Facts) -> list[str]:
+    def _new_cards(state: Any, facts: Facts, previous: Facts | None = None) -> list[str]:
         known = Counter(state.discard)
         if state.pending is not None:
             known.update([state.pending.card] + ["nope"] * len(state.pending.nopes))
         seen = facts.get("discard", [])
+        pile = facts.get("pile") or [{"label": label} for label in seen]
         extra: Counter[str] = Counter(seen) - known
-        out = []
-        for label in reversed(seen):  # newest first, then restore play order
+        new: set[int] = set()  # positions in the pile, which is in id order
+        for i in reversed(range(len(pile))):  # the newest copies of a surplus label
+            label = pile[i]["label"]
             if extra[label] > 0:
-                out.append(label)
+                new.add(i)
                 extra[label] -= 1
-        return list(reversed(out))
+        if previous is not None and previous.get("pile") is not None and facts.get("pile"):
+            new.update(i for i, o in enumerate(pile) if _arrived(o, previous["pile"], pile))
+        return [pile[i]["label"] for i in sorted(new)]
 
     def watch(self, state: Any, facts: Facts, previous: Facts | None) -> list[Event]:
         if state.finished:
             return []
-        new = self._new_cards(state, facts)
+        new = self._new_cards(state, facts, previous)
         if not new:
             return []
         player = state.players[state.turn]
@@ -108,6 +137,23 @@ class CactusAdapter(TableAdapter):
         if name == "draw":
             return [Event.of("draw", player=player, count=int(data.get("count", 1)))]
         raise NeedsInput(f"Cactus: no trigger {name!r} (done, play, nope, resolve, draw)")
+
+
+def _arrived(obj: dict[str, Any], before: list[dict[str, Any]], now: list[dict[str, Any]]) -> bool:
+    """Whether a pile card came since the earlier look ``before``: a new id, not found again."""
+    if obj.get("corrected"):
+        return False  # a person's word on a read, not a play
+    earlier = {o["id"]: o for o in before}
+    if obj["id"] in earlier:
+        return False
+    present = {o["id"] for o in now}
+    for gone in before:  # found again after the tracker forgot it: the same card
+        if gone["id"] in present or gone["label"] != obj["label"]:
+            continue
+        (x, y), (gx, gy) = obj["at"], gone["at"]
+        if math.hypot(x - gx, y - gy) <= max(obj["size"], gone["size"]):
+            return False
+    return True
 
 
 def _pick(data: dict[str, Any], *keys: str) -> dict[str, Any]:
