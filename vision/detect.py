@@ -48,8 +48,9 @@ class Glyph:
     box: tuple[int, int, int, int]  # x, y, w, h (axis aligned)
 
 
-def ink_mask(image: Image, stroke: int = 15) -> npt.NDArray[Any]:
-    """255 where printed ink is: darker than, or more colourful than, its surroundings."""
+def _ink_score(image: Image, stroke: int) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+    """How much darker or more colourful than its surroundings each pixel is, and the
+    colourful part alone."""
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     k = cv2.getStructuringElement(cv2.MORPH_RECT, (stroke, stroke))
     dark = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, k)
@@ -57,7 +58,12 @@ def ink_mask(image: Image, stroke: int = 15) -> npt.NDArray[Any]:
     b, g, r = cv2.split(image)
     sat = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
     colourful = cv2.morphologyEx(sat, cv2.MORPH_TOPHAT, k)
-    score = cv2.max(dark, colourful)
+    return cv2.max(dark, colourful), colourful
+
+
+def ink_mask(image: Image, stroke: int = 15) -> npt.NDArray[Any]:
+    """255 where printed ink is: darker than, or more colourful than, its surroundings."""
+    score, _ = _ink_score(image, stroke)
     _, mask = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     floor = np.uint8(28)
     mask[score < floor] = 0
@@ -431,13 +437,7 @@ def tile_candidates(image: Image, max_candidates: int = 1500) -> list[Quad]:
 
 def _tile_ink(image: Image, stroke: int) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
     """:func:`ink_mask` for tiles, with the colourful part (red, blue, orange print) apart."""
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    k = cv2.getStructuringElement(cv2.MORPH_RECT, (stroke, stroke))
-    dark = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, k)
-    b, g, r = cv2.split(image)
-    sat = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
-    colourful = cv2.morphologyEx(sat, cv2.MORPH_TOPHAT, k)
-    score = cv2.max(dark, colourful)
+    score, colourful = _ink_score(image, stroke)
     level, mask = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask[score < 28] = 0
     _, colour = cv2.threshold(colourful, max(level, 27), 255, cv2.THRESH_BINARY)
