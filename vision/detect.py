@@ -309,26 +309,6 @@ def _rects(
     ).astype(np.float32)
 
 
-def _distinct_many(quads: list[Quad], tolerance: float = 0.12) -> list[Quad]:
-    """:func:`distinct` with the pairwise tests done at once (the same result, faster for the
-    hundreds of proposals a card photo gives)."""
-    if len(quads) < 2:
-        return quads
-    q = np.stack(quads)
-    centre = q.mean(axis=1)
-    size = np.linalg.norm(q[:, 2] - q[:, 0], axis=1)
-    edge = q[:, 1] - q[:, 0]
-    angle = np.degrees(np.arctan2(edge[:, 1], edge[:, 0])) % 180.0
-    near = np.linalg.norm(centre[None] - centre[:, None], axis=2) < tolerance * size[:, None]
-    alike = np.abs(size[None] - size[:, None]) < tolerance * size[:, None]
-    turn = np.abs(angle[None] - angle[:, None])
-    same = near & alike & (np.minimum(turn, 180.0 - turn) < 8.0)
-    kept = np.zeros(len(quads), bool)
-    for i in range(len(quads)):
-        kept[i] = not same[i, :i][kept[:i]].any()
-    return [quads[i] for i in np.nonzero(kept)[0]]
-
-
 CARD_WORK_SIDE = 640  # card detection's working size (indices are small: see card_candidates)
 
 
@@ -370,7 +350,7 @@ def card_candidates(
     # A busy texture (knitting, carpet) can give thousands: keep the likeliest, and among
     # repeats the likeliest one.
     order = np.argsort(-np.round(score, 1), kind="stable")[: max_candidates * 2]
-    return _distinct_many([quads[i] for i in order])[:max_candidates]
+    return distinct([quads[i] for i in order])[:max_candidates]
 
 
 # -- tiles --------------------------------------------------------------------------------
@@ -432,7 +412,7 @@ def tile_candidates(image: Image, max_candidates: int = 1500) -> list[Quad]:
     # only (a quarter of the training photos); the median photo has ~120 proposals.
     ranked.sort(key=lambda r: r[:3])
     quads = [r[3] for r in ranked[: max_candidates * 2]]
-    return _distinct_fast(quads)[:max_candidates]
+    return distinct(quads)[:max_candidates]
 
 
 def _tile_ink(image: Image, stroke: int) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
@@ -576,31 +556,8 @@ def _tile_from_face(lab: Image, ink: npt.NDArray[Any], g: Glyph, grow: float = 1
 
 def distinct(quads: list[Quad], tolerance: float = 0.12) -> list[Quad]:
     """Drop proposals that repeat an earlier one (same place, size and slant, either way up):
-    they would be recognised twice for nothing."""
-    if len(quads) < 2:
-        return quads
-    q = np.stack(quads)
-    centre = q.mean(axis=1)
-    size = np.linalg.norm(q[:, 2] - q[:, 0], axis=1)
-    edge = q[:, 1] - q[:, 0]
-    angle = np.degrees(np.arctan2(edge[:, 1], edge[:, 0])) % 180.0
-    kept: list[int] = []
-    for i in range(len(quads)):
-        if kept:
-            k = np.array(kept)
-            near = np.linalg.norm(centre[k] - centre[i], axis=1) < tolerance * size[i]
-            alike = np.abs(size[k] - size[i]) < tolerance * size[i]
-            turn = np.abs(angle[k] - angle[i])
-            same_slant = np.minimum(turn, 180.0 - turn) < 8.0
-            if np.any(near & alike & same_slant):
-                continue
-        kept.append(i)
-    return [quads[i] for i in kept]
-
-
-def _distinct_fast(quads: list[Quad], tolerance: float = 0.12) -> list[Quad]:
-    """:func:`distinct`, same answer, with kept quads filed in a grid so that each new one is
-    compared with its neighbours only (tiles give hundreds of proposals on textured tables)."""
+    they would be recognised twice for nothing. Kept quads are filed in a grid so that each new
+    one is compared with its neighbours only (textured tables give hundreds of proposals)."""
     if len(quads) < 2:
         return quads
     q = np.stack(quads)
