@@ -14,6 +14,7 @@ frames and buttons go to the active (most recently started) game.
 
 from __future__ import annotations
 
+import itertools
 import random
 import secrets
 import threading
@@ -32,6 +33,10 @@ from host.table.adapter import Facts, NeedsInput, TableAdapter, adapter_for
 from host.table.flags import flag_reads, suggestions
 from host.table.reads import FrameRead
 from host.table.stable import Stabiliser, TableView
+
+# Snapshots reach a dashboard by two roads (the WebSocket and HTTP replies) that can cross;
+# a number that only grows lets the page drop whichever arrives late.
+_SNAPSHOT_SEQ = itertools.count(1)
 
 Summary = dict[str, Any]
 Listener = Callable[[str, dict[str, Any]], None]
@@ -221,6 +226,7 @@ class Referee:
                 item["flag"] = self.flags.get(obj.id)
                 objects.append(item)
             return {
+                "seq": next(_SNAPSHOT_SEQ),
                 "game_id": self.game_id,
                 "session_id": self.row.session_id,
                 "game": self.row.game,

@@ -93,6 +93,8 @@ function setConn(on) {
 }
 
 function update(snap, kind) {
+  // An HTTP reply can land after a newer WebSocket push: never step back to it.
+  if (state.snap && snap.seq < state.snap.seq) return;
   const eventsChanged = !state.snap || state.snap.events !== snap.events || state.snap.game_id !== snap.game_id;
   state.snap = snap;
   state.clockBase = { at: performance.now(), timer: snap.timer };
