@@ -198,6 +198,40 @@ def settle(image: NDArray[np.uint8], reads: list[CharRead], classify: Classify) 
     return out
 
 
+CONFIRM_TILTS = (-24.0, -12.0, 12.0, 24.0)  # degrees a weak read is also looked at turned
+
+
+def _tilted(read: CharRead, degrees: float) -> Quad:
+    t = np.radians(degrees)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    return _facing(read, rot @ read.down).quad
+
+
+def confirmed(
+    image: NDArray[np.uint8], reads: list[CharRead], classify: Classify, confirm: float
+) -> list[CharRead]:
+    """The reads sure enough to count. A read short of ``confirm`` is a lead, not a find: a
+    fanned card's character lies turned against its proposal (which is square to the image,
+    or to a neighbour's strokes) and its crop half shows the card beside it. Such a read is
+    looked at again square to its strokes and turned a little either way; it counts when
+    one of those views reads it surely enough."""
+    weak = [i for i, r in enumerate(reads) if r.confidence < confirm]
+    if not weak:
+        return reads
+    out = list(reads)
+    settled = settle(image, [reads[i] for i in weak], classify)
+    views = [_tilted(settled[k], t) for k in range(len(weak)) for t in CONFIRM_TILTS]
+    again = classify(image, views)
+    n = len(CONFIRM_TILTS)
+    for k, i in enumerate(weak):
+        best = settled[k]
+        for r, q in zip(again[n * k : n * (k + 1)], views[n * k : n * (k + 1)], strict=True):
+            if r[0] != NONE and float(r[1]) > best.confidence:
+                best = CharRead(str(r[0]), float(r[1]), q, _alternatives(r))
+        out[i] = best
+    return [r for r in out if r.confidence >= confirm]
+
+
 def best_turns_all(
     image: NDArray[np.uint8], quads: Sequence[Quad], classify: Classify
 ) -> list[CharRead | None]:
@@ -324,22 +358,104 @@ def _typical_size(reads: list[CharRead]) -> list[CharRead]:
 
 
 def read_cards(
-    image: NDArray[np.uint8], classify: Classify, proposals: Sequence[Quad] | None = None
+    image: NDArray[np.uint8],
+    classify: Classify,
+    proposals: Sequence[Quad] | None = None,
+    confirm: float = 0.0,
 ) -> list[tuple[CharRead, Quad]]:
-    """Each card seen: its surer character read and its whole quad, sorted top to bottom."""
+    """Each card seen: its surer character read and its whole quad, sorted top to bottom.
+    With ``confirm``, ``classify`` may name characters less surely than that: such reads are
+    leads, kept only when a closer look confirms them (:func:`confirmed`)."""
     quads = candidates(image) if proposals is None else proposals
     first = best_turns(image, quads, classify)
-    found = _typical_size(suppress(settle(image, suppress(first), classify)))
+    settled = suppress(settle(image, suppress(first), classify))
+    found = _typical_size(suppress(confirmed(image, settled, classify, confirm)))
     anchors = found
     for _ in range(NEIGHBOUR_ROUNDS):  # a neighbour found is an anchor for the next round
-        more = suppress(beside(image, anchors, classify, found))
+        leads = suppress(beside(image, anchors, classify, found))
+        more = suppress(confirmed(image, leads, classify, confirm))
         if not more:
             break
         found = suppress(found + more)
         anchors = [m for m in more if any(m is f for f in found)]
-    out = _one_per_card([(a, card_quad(a, n)) for a, n in measured(image, paired(found))])
+    cards = aim_fans(paired(found))
+    out = _one_per_card([(a, card_quad(a, n)) for a, n in measured(image, cards)])
     out.sort(key=lambda c: (float(c[1][:, 1].mean()), float(c[1][:, 0].mean())))
     return out
+
+
+FAN_AIM_DEG = 8.0  # a fanned card's axis passes this close (in angle) to the fan's pivot
+FAN_REACH = (1.5, 8.0)  # character to pivot, in character sizes
+FAN_REAIM_DEG = 50.0  # the most a read's own axis is corrected towards the pivot
+
+
+def _angle(u: NDArray[np.float64], v: NDArray[np.float64]) -> float:
+    cos = float(u @ v) / max(float(np.linalg.norm(u) * np.linalg.norm(v)), 1e-9)
+    return float(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))))
+
+
+def _pivot(reads: Sequence[CharRead]) -> NDArray[np.float64]:
+    """The point nearest (least squares) to every read's axis line."""
+    a = np.zeros((2, 2))
+    b = np.zeros(2)
+    for r in reads:
+        n = np.array([-r.down[1], r.down[0]])
+        a += np.outer(n, n)
+        b += np.outer(n, n) @ r.centre
+    return np.asarray(np.linalg.lstsq(a, b, rcond=None)[0], np.float64)
+
+
+def aim_fans(
+    cards: list[tuple[CharRead, CharRead | None]],
+) -> list[tuple[CharRead, CharRead | None]]:
+    """Cards read from one end only, their axes turned to the pivot of the fan they lie in.
+
+    A hand is fanned about a point near the cards' lower ends, so every fanned card's axis
+    runs through it. A character read from one end gets its axis from its proposal or its
+    strokes; in a fan those are often 10-45° off (the neighbours' strokes touch it), and the
+    card drawn from it misses the card. The pivot is the point most loose reads' axes pass
+    within :data:`FAN_AIM_DEG` of (at least three, a few character sizes below them), and each
+    loose read at the fan's distance from it, pointing roughly at it, is aimed at it exactly.
+    """
+    loose = [i for i, (_, b) in enumerate(cards) if b is None]
+    if len(loose) < 3:
+        return cards
+    reads = [cards[i][0] for i in loose]
+    best: list[int] = []
+    for i in range(len(reads)):
+        for j in range(i + 1, len(reads)):
+            a, b = reads[i], reads[j]
+            m = np.column_stack([a.down, -b.down])
+            if abs(float(np.linalg.det(m))) < np.sin(np.radians(3.0)):
+                continue  # parallel: cards side by side in a row, not a fan
+            s, t = np.linalg.solve(m, b.centre - a.centre)
+            lo, hi = FAN_REACH
+            if not (lo * a.size <= s <= hi * a.size and lo * b.size <= t <= hi * b.size):
+                continue
+            p = a.centre + s * a.down
+            inliers = [k for k, r in enumerate(reads) if _aims_at(r, p, FAN_AIM_DEG)]
+            if len(inliers) > len(best):
+                best = inliers
+    if len(best) < 3:
+        return cards
+    pivot = _pivot([reads[k] for k in best])
+    reach = [float(np.linalg.norm(pivot - reads[k].centre)) for k in best]
+    near, far = 0.8 * min(reach), 1.2 * max(reach)
+    out = list(cards)
+    for i, r in zip(loose, reads, strict=True):
+        to_pivot = pivot - r.centre
+        dist = float(np.linalg.norm(to_pivot))
+        if near <= dist <= far and _aims_at(r, pivot, FAN_REAIM_DEG):
+            out[i] = (_facing(r, to_pivot), None)
+    return out
+
+
+def _aims_at(read: CharRead, point: NDArray[np.float64], degrees: float) -> bool:
+    """Whether ``point`` lies ahead of ``read`` along its axis (within ``degrees``), at a fan's
+    distance: cards side by side in a row point within a few degrees of any far point."""
+    to = point - read.centre
+    dist = float(np.linalg.norm(to)) / read.size
+    return FAN_REACH[0] <= dist <= FAN_REACH[1] and _angle(read.down, to) < degrees
 
 
 def _facing(read: CharRead, down: NDArray[np.float64]) -> CharRead:

@@ -1,0 +1,94 @@
+"""Reading fanned Four Color cards: a card read from one end is aimed at its fan's pivot, and a
+weak first read counts only when a closer look (turned a little) confirms it. Pure geometry
+around an oracle recogniser: no model, no rendering."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from vision import fourcolor_read as fr
+
+PIVOT = np.array([500.0, 700.0])
+SIZE = 40.0
+
+
+def _read(label: str, centre: np.ndarray, down: np.ndarray, confidence: float = 0.9) -> fr.CharRead:
+    square = fr._facing_square(np.asarray(centre, np.float64), SIZE)
+    return fr._facing(fr.CharRead(label, confidence, square), np.asarray(down, np.float64))
+
+
+def _turn(v: np.ndarray, degrees: float) -> np.ndarray:
+    t = np.radians(degrees)
+    return np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]]) @ v
+
+
+def _fan(off_by: float) -> list[fr.CharRead]:
+    """Six characters fanned about PIVOT, 150 px (3.75 characters) from it; the third read
+    with its axis ``off_by`` degrees off (as a proposal square to the image would give)."""
+    reads = []
+    for k, theta in enumerate(np.linspace(-30, 30, 6)):
+        t = np.radians(theta)
+        centre = PIVOT + 150 * np.array([np.sin(t), -np.cos(t)])
+        down = (PIVOT - centre) / 150
+        reads.append(_read(f"r{k}", centre, _turn(down, off_by if k == 2 else 0.0)))
+    return reads
+
+
+def test_a_fanned_card_read_askew_is_aimed_at_the_fans_pivot() -> None:
+    fan = _fan(off_by=30.0)
+    row = [_read("gS", np.array([200.0 + 45 * k, 150.0]), np.array([0.0, 1.0])) for k in range(3)]
+    cards: list[tuple[fr.CharRead, fr.CharRead | None]] = [(r, None) for r in fan + row]
+    aimed = [a for a, _ in fr.aim_fans(cards)]
+    skew = aimed[2]
+    assert fr._angle(skew.down, PIVOT - skew.centre) < 1.0  # was 30° off: the card missed
+    assert np.allclose(skew.centre, fan[2].centre)
+    # Cards side by side in a row point at every far point within a few degrees: untouched.
+    for before, after in zip(row, aimed[6:], strict=True):
+        assert np.allclose(before.quad, after.quad)
+
+
+def test_no_fan_without_three_cards_agreeing_on_a_pivot() -> None:
+    fan = _fan(off_by=30.0)[:2]
+    cards: list[tuple[fr.CharRead, fr.CharRead | None]] = [(r, None) for r in fan]
+    assert fr.aim_fans(cards) == cards
+    # Two ends of one card are paired: its axis is measured, not aimed.
+    paired = [(r, r) for r in _fan(off_by=30.0)]
+    assert [a for a, _ in fr.aim_fans(paired)] == [a for a, _ in paired]
+
+
+def _oracle(truth: fr.CharRead, sure: float, unsure: float) -> fr.Classify:
+    """Names the character ``sure``ly when the square is turned within 6° of it, else only
+    ``unsure``ly (half the square shows the neighbour card), and nothing elsewhere or in
+    another turn."""
+
+    def classify(image: np.ndarray, quads: Sequence[np.ndarray]) -> list[tuple[str, float]]:
+        out = []
+        for q in quads:
+            r = fr.CharRead("", 0.0, np.asarray(q, np.float64))
+            if np.linalg.norm(r.centre - truth.centre) > 0.3 * SIZE:
+                out.append(("none", 0.9))
+            elif fr._angle(r.down, truth.down) < 6.0:
+                out.append((truth.label, sure))
+            elif fr._angle(r.down, truth.down) < 45.0:
+                out.append((truth.label, unsure))
+            else:
+                out.append(("none", 0.9))  # on its side or upside down
+        return out
+
+    return classify
+
+
+def test_a_weak_read_counts_once_a_turned_look_confirms_it() -> None:
+    blank = np.full((400, 400, 3), 128, np.uint8)  # no strokes: only the turned looks help
+    truth = _read("yH", np.array([200.0, 200.0]), _turn(np.array([0.0, 1.0]), 22.0))
+    lead = _read("yH", truth.centre, np.array([0.0, 1.0]), confidence=0.5)
+    sure = fr.CharRead("gS", 0.95, _read("gS", np.array([300.0, 100.0]), np.array([0, 1.0])).quad)
+    out = fr.confirmed(blank, [lead, sure], _oracle(truth, 0.9, 0.5), confirm=0.65)
+    assert [r.label for r in out] == ["yH", "gS"]
+    assert out[0].confidence == 0.9
+    assert fr._angle(out[0].down, truth.down) < 6.0
+    # No closer look is sure: the lead is dropped, and without a bar nothing is.
+    assert [r.label for r in fr.confirmed(blank, [lead], _oracle(truth, 0.5, 0.5), 0.65)] == []
+    assert fr.confirmed(blank, [lead], _oracle(truth, 0.5, 0.5), 0.0) == [lead]
