@@ -92,3 +92,39 @@ def test_a_weak_read_counts_once_a_turned_look_confirms_it() -> None:
     # No closer look is sure: the lead is dropped, and without a bar nothing is.
     assert [r.label for r in fr.confirmed(blank, [lead], _oracle(truth, 0.5, 0.5), 0.65)] == []
     assert fr.confirmed(blank, [lead], _oracle(truth, 0.5, 0.5), 0.0) == [lead]
+
+
+def test_fan_neighbours_are_looked_for_along_the_fans_circle() -> None:
+    fan = fr.find_fan(_fan(off_by=0.0))
+    assert fan is not None
+    assert np.linalg.norm(fan.pivot - PIVOT) < 1.0
+    one = _fan(off_by=0.0)[2]
+    squares = fr.fan_squares([one], fan, known=[one])
+    centres = [fr.CharRead("", 0.0, q) for q in squares]
+    # Each on the circle through the character, facing the pivot, a fan step to either side.
+    for c in centres:
+        assert abs(np.linalg.norm(c.centre - PIVOT) - 150.0) < 0.5
+        assert fr._angle(c.down, PIVOT - c.centre) < 0.5
+    steps = sorted(round(fr._angle(one.centre - PIVOT, c.centre - PIVOT)) for c in centres)
+    assert steps == sorted(2 * [round(s) for s in fr.FAN_STEPS])
+
+
+def test_a_character_read_twice_off_centre_is_one_read() -> None:
+    blank = np.full((400, 400, 3), 128, np.uint8)
+    truth = _read("rR", np.array([200.0, 200.0]), np.array([0.0, 1.0]))
+
+    def classify(image: np.ndarray, quads: Sequence[np.ndarray]) -> list[tuple[str, float]]:
+        # Sure at the character's centre, less so off it.
+        out = []
+        for q in quads:
+            off = np.linalg.norm(np.asarray(q).mean(axis=0) - truth.centre) / SIZE
+            out.append(("rR", 0.95 - off) if off < 0.5 else ("none", 0.9))
+        return out
+
+    left = _read("rR", truth.centre - np.array([12.0, 0.0]), np.array([0.0, 1.0]), 0.65)
+    right = _read("rR", truth.centre + np.array([12.0, 0.0]), np.array([0.0, 1.0]), 0.65)
+    merged = fr.merge_doubles(blank, [left, right], classify)
+    assert len(merged) == 1 and np.allclose(merged[0].centre, truth.centre)
+    # Two cards of one label side by side (a character's width apart) stay two.
+    apart = _read("rR", truth.centre + np.array([SIZE, 0.0]), np.array([0.0, 1.0]), 0.95)
+    assert len(fr.merge_doubles(blank, [truth, apart], classify)) == 2

@@ -299,7 +299,11 @@ def beside(
 ) -> list[CharRead]:
     """The characters read at :func:`beside_squares`: this finds what the proposers missed
     (pale yellow ink, characters touching in a fan); where no character is, reads ``none``."""
-    quads = beside_squares(reads, known)
+    return read_at(image, beside_squares(reads, known), classify)
+
+
+def read_at(image: NDArray[np.uint8], quads: Sequence[Quad], classify: Classify) -> list[CharRead]:
+    """The characters read at ``quads``, each in the turn given (``none`` reads dropped)."""
     if not quads:
         return []
     out = []
@@ -378,6 +382,18 @@ def read_cards(
             break
         found = suppress(found + more)
         anchors = [m for m in more if any(m is f for f in found)]
+    anchors = found
+    for _ in range(FAN_ROUNDS):  # the same along a fan's circle, once its pivot is known
+        fan = find_fan(found)
+        if fan is None:
+            break
+        leads = suppress(read_at(image, fan_squares(anchors, fan, found), classify))
+        more = suppress(confirmed(image, leads, classify, confirm))
+        if not more:
+            break
+        found = suppress(found + more)
+        anchors = [m for m in more if any(m is f for f in found)]
+    found = merge_doubles(image, found, classify)
     cards = aim_fans(paired(found))
     out = _one_per_card([(a, card_quad(a, n)) for a, n in measured(image, cards)])
     out.sort(key=lambda c: (float(c[1][:, 1].mean()), float(c[1][:, 0].mean())))
@@ -405,22 +421,23 @@ def _pivot(reads: Sequence[CharRead]) -> NDArray[np.float64]:
     return np.asarray(np.linalg.lstsq(a, b, rcond=None)[0], np.float64)
 
 
-def aim_fans(
-    cards: list[tuple[CharRead, CharRead | None]],
-) -> list[tuple[CharRead, CharRead | None]]:
-    """Cards read from one end only, their axes turned to the pivot of the fan they lie in.
+@dataclass(frozen=True)
+class Fan:
+    pivot: NDArray[np.float64]
+    reach: tuple[float, float]  # the fanned characters' distances from the pivot, with room
 
-    A hand is fanned about a point near the cards' lower ends, so every fanned card's axis
-    runs through it. A character read from one end gets its axis from its proposal or its
-    strokes; in a fan those are often 10-45° off (the neighbours' strokes touch it), and the
-    card drawn from it misses the card. The pivot is the point most loose reads' axes pass
-    within :data:`FAN_AIM_DEG` of (at least three, a few character sizes below them), and each
-    loose read at the fan's distance from it, pointing roughly at it, is aimed at it exactly.
-    """
-    loose = [i for i, (_, b) in enumerate(cards) if b is None]
-    if len(loose) < 3:
-        return cards
-    reads = [cards[i][0] for i in loose]
+    def holds(self, read: CharRead, degrees: float = FAN_REAIM_DEG) -> bool:
+        """Whether ``read`` may be a card of this fan: at its distance, pointing roughly at
+        its pivot."""
+        dist = float(np.linalg.norm(self.pivot - read.centre))
+        near, far = self.reach
+        return near <= dist <= far and _aims_at(read, self.pivot, degrees)
+
+
+def find_fan(reads: Sequence[CharRead]) -> Fan | None:
+    """The fan ``reads`` show, if any. A hand is fanned about a point near the cards' lower
+    ends, so every fanned card's axis runs through it: the pivot is the point most reads' axes
+    pass within :data:`FAN_AIM_DEG` of (at least three, a few character sizes below them)."""
     best: list[int] = []
     for i in range(len(reads)):
         for j in range(i + 1, len(reads)):
@@ -437,17 +454,99 @@ def aim_fans(
             if len(inliers) > len(best):
                 best = inliers
     if len(best) < 3:
-        return cards
+        return None
     pivot = _pivot([reads[k] for k in best])
     reach = [float(np.linalg.norm(pivot - reads[k].centre)) for k in best]
-    near, far = 0.8 * min(reach), 1.2 * max(reach)
+    return Fan(pivot, (0.8 * min(reach), 1.2 * max(reach)))
+
+
+def aim_fans(
+    cards: list[tuple[CharRead, CharRead | None]],
+) -> list[tuple[CharRead, CharRead | None]]:
+    """Cards read from one end only, their axes turned to the pivot of the fan they lie in.
+
+    A character read from one end gets its axis from its proposal or its strokes; in a fan
+    those are often 10-45° off (the neighbours' strokes touch it), and the card drawn from it
+    misses the card. Each loose read at the fan's distance from its pivot (:func:`find_fan`),
+    pointing roughly at it, is aimed at it exactly.
+    """
+    loose = [i for i, (_, b) in enumerate(cards) if b is None]
+    fan = find_fan([cards[i][0] for i in loose]) if len(loose) >= 3 else None
+    if fan is None:
+        return cards
     out = list(cards)
-    for i, r in zip(loose, reads, strict=True):
-        to_pivot = pivot - r.centre
-        dist = float(np.linalg.norm(to_pivot))
-        if near <= dist <= far and _aims_at(r, pivot, FAN_REAIM_DEG):
-            out[i] = (_facing(r, to_pivot), None)
+    for i in loose:
+        r = cards[i][0]
+        if fan.holds(r):
+            out[i] = (_facing(r, fan.pivot - r.centre), None)
     return out
+
+
+DOUBLE_REACH = 0.8  # two reads of one label this close (in character sizes) may be one
+
+
+def merge_doubles(
+    image: NDArray[np.uint8], reads: list[CharRead], classify: Classify
+) -> list[CharRead]:
+    """One read per character where a character was read twice, off centre to either side
+    (a proposal and a neighbour's square, or two fan steps, each a little off). Two reads of
+    one label, facing about the same way, closer than a fanned neighbour usually lies, are
+    looked at once more between them: when that view reads the label at least as surely as
+    either, they were one character, and the view between them replaces both. Two cards of
+    one label side by side in a fan are left alone: between them the view shows halves of
+    two characters, which reads less surely than either."""
+    pairs = [
+        (i, j)
+        for i, a in enumerate(reads)
+        for j in range(i + 1, len(reads))
+        if (b := reads[j]).label == a.label
+        and float(np.linalg.norm(a.centre - b.centre)) < DOUBLE_REACH * max(a.size, b.size)
+        and _angle(a.down, b.down) < 20.0
+    ]
+    if not pairs:
+        return reads
+    views = []
+    for i, j in pairs:
+        a, b = reads[i], reads[j]
+        views.append(_square_at((a.centre + b.centre) / 2, (a.size + b.size) / 2, a.down + b.down))
+    out: list[CharRead | None] = list(reads)
+    for (i, j), q, r in zip(pairs, views, classify(image, views), strict=True):
+        a, b = out[i], out[j]
+        if a is None or b is None or r[0] != a.label:
+            continue
+        if float(r[1]) >= max(a.confidence, b.confidence):
+            out[i] = CharRead(str(r[0]), float(r[1]), np.asarray(q, np.float64), _alternatives(r))
+            out[j] = None
+    return [r for r in out if r is not None]
+
+
+FAN_STEPS = (8.0, 10.0, 12.0, 14.0, 16.0, 18.0)  # degrees between fanned neighbours
+
+
+def fan_squares(reads: Sequence[CharRead], fan: Fan, known: Sequence[CharRead]) -> list[Quad]:
+    """Where the fan neighbours of ``reads`` may be: a fanned card is its neighbour turned a
+    step about the pivot, so its character lies on the same circle, facing the pivot. This
+    frames a character half hidden under its neighbour as the recogniser learned characters,
+    which the squares beside a card (:func:`beside_squares`) and the proposals do not.
+    Places near a character already read are skipped."""
+    quads: list[Quad] = []
+    for r in reads:
+        if not fan.holds(r):
+            continue
+        for sign in (-1.0, 1.0):
+            for step in FAN_STEPS:
+                t = np.radians(sign * step)
+                rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+                c = fan.pivot + rot @ (r.centre - fan.pivot)
+                if any(
+                    float(np.linalg.norm(c - o.centre)) < 0.4 * max(o.size, r.size) for o in known
+                ):
+                    continue
+                quads.append(_square_at(c, r.size, fan.pivot - c))
+    return quads
+
+
+FAN_ROUNDS = 4
 
 
 def _aims_at(read: CharRead, point: NDArray[np.float64], degrees: float) -> bool:

@@ -258,11 +258,13 @@ class CactusScene:
 
     def bands(self) -> list[tuple[Quad, float]]:
         """Each object's name band (upright quad) and the share of it not covered by cards
-        laid later: what a reader can see of the card's name."""
+        laid later, inside the photo: what a reader can see of the card's name."""
         out = []
+        frame = (self.image.shape[1], self.image.shape[0])
         for i, o in enumerate(self.objects):
             band = face_quad(o.quad, band_rect(self.style))
-            out.append((band, uncovered(band, [later.quad for later in self.objects[i + 1 :]])))
+            later = [x.quad for x in self.objects[i + 1 :]]
+            out.append((band, uncovered(band, later, frame)))
         return out
 
     @property

@@ -171,8 +171,9 @@ def face_quad(card: Quad, rect: tuple[float, float, float, float]) -> Quad:
     return np.asarray(cv2.perspectiveTransform(rel.reshape(-1, 1, 2), m), np.float64).reshape(4, 2)
 
 
-def uncovered(region: Quad, covering: list[Quad]) -> float:
-    """The fraction of ``region`` that none of the ``covering`` quads hides."""
+def uncovered(region: Quad, covering: list[Quad], frame: tuple[int, int] | None = None) -> float:
+    """The fraction of ``region`` that none of the ``covering`` quads hides (and, given the
+    photo's ``frame`` (width, height), that lies inside it)."""
     lo = np.floor(region.min(axis=0))
     span = np.ceil(region.max(axis=0) - lo).astype(int) + 2
     scale = min(1.0, 64.0 / max(1, int(span.max())))
@@ -182,4 +183,9 @@ def uncovered(region: Quad, covering: list[Quad]) -> float:
     area = int(mask.sum())
     for q in covering:
         cv2.fillConvexPoly(mask, np.round((q - lo) * scale).astype(np.int32), 0)
+    if frame is not None:
+        xs = lo[0] + np.arange(shape[1]) / scale
+        ys = lo[1] + np.arange(shape[0]) / scale
+        mask[(ys < 0) | (ys >= frame[1]), :] = 0
+        mask[:, (xs < 0) | (xs >= frame[0])] = 0
     return int(mask.sum()) / area if area else 0.0

@@ -172,20 +172,21 @@ class FourColorScene:
 
     def characters(self) -> list[Character]:
         """Every printed character: the top one of each card and, where the deck prints it,
-        the bottom one (upside down, so its quad is turned half way), with how much of it no
-        later card covers."""
+        the bottom one (upside down, so its quad is turned half way), with how much of it
+        shows: inside the photo, and covered by no later card."""
         out = []
         half = 0.55 * self.style.char_scale
         cy = 0.02 + ASPECT / 2
         top_rect = (0.5 - half, cy - half * ASPECT, 0.5 + half, cy + half * ASPECT)
         bottom_rect = (top_rect[0], 1 - top_rect[3], top_rect[2], 1 - top_rect[1])
+        frame = (self.image.shape[1], self.image.shape[0])
         for i, o in enumerate(self.objects):
             later = [x.quad for x in self.objects[i + 1 :]]
             top = face_quad(o.quad, top_rect)
-            out.append(Character(i, o.label, top, uncovered(top, later), False))
+            out.append(Character(i, o.label, top, uncovered(top, later, frame), False))
             if self.style.bottom_char:
                 bottom = np.roll(face_quad(o.quad, bottom_rect), 2, axis=0)
-                out.append(Character(i, o.label, bottom, uncovered(bottom, later), True))
+                out.append(Character(i, o.label, bottom, uncovered(bottom, later, frame), True))
         return out
 
     def truth(self) -> dict[str, Any]:
