@@ -511,10 +511,10 @@ def merge_doubles(
         views.append(_square_at((a.centre + b.centre) / 2, (a.size + b.size) / 2, a.down + b.down))
     out: list[CharRead | None] = list(reads)
     for (i, j), q, r in zip(pairs, views, classify(image, views), strict=True):
-        a, b = out[i], out[j]
-        if a is None or b is None or r[0] != a.label:
+        first, second = out[i], out[j]
+        if first is None or second is None or r[0] != first.label:
             continue
-        if float(r[1]) >= max(a.confidence, b.confidence):
+        if float(r[1]) >= max(first.confidence, second.confidence):
             out[i] = CharRead(str(r[0]), float(r[1]), np.asarray(q, np.float64), _alternatives(r))
             out[j] = None
     return [r for r in out if r is not None]
