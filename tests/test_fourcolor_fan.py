@@ -128,3 +128,17 @@ def test_a_character_read_twice_off_centre_is_one_read() -> None:
     # Two cards of one label side by side (a character's width apart) stay two.
     apart = _read("rR", truth.centre + np.array([SIZE, 0.0]), np.array([0.0, 1.0]), 0.95)
     assert len(fr.merge_doubles(blank, [truth, apart], classify)) == 2
+
+
+def test_near_copies_of_a_proposal_are_looked_at_once() -> None:
+    from vision.read_fcc import distinct_squares
+
+    square = fr._facing_square(np.array([100.0, 100.0]), SIZE)
+    copy = square + 1.0  # another proposer's view of the same character
+    bigger = fr._facing_square(np.array([100.0, 100.0]), 1.3 * SIZE)
+    turned = fr._facing(fr.CharRead("", 0.0, square), _turn(np.array([0.0, 1.0]), 20.0)).quad
+    beside = square + np.array([0.5 * SIZE, 0.0])
+    kept = distinct_squares([square, copy, bigger, turned, beside])
+    assert [k is q for k, q in zip(kept, [square, bigger, turned, beside], strict=True)] == [
+        True
+    ] * 4
