@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import cv2
@@ -45,15 +46,16 @@ class CharRead:
     quad: Quad  # TL TR BR BL with the character upright
     alternatives: tuple[tuple[str, float], ...] = ()  # the recogniser's top 3, best first
 
-    @property
+    # Cached: the geometry below asks each read's centre and size tens of thousands of times.
+    @cached_property
     def centre(self) -> NDArray[np.float64]:
         return np.asarray(self.quad.mean(axis=0), np.float64)
 
-    @property
+    @cached_property
     def size(self) -> float:
         return float(np.linalg.norm(self.quad[1] - self.quad[0]))
 
-    @property
+    @cached_property
     def down(self) -> NDArray[np.float64]:
         d = (self.quad[3] - self.quad[0]) + (self.quad[2] - self.quad[1])
         return np.asarray(d / max(float(np.linalg.norm(d)), 1e-9), np.float64)
