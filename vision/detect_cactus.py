@@ -104,10 +104,8 @@ def band_candidates(image: Image) -> list[Quad]:
                 continue
             if not BAND_ASPECT[0] <= long / short <= BAND_ASPECT[1]:
                 continue
-            # A filled rectangle: the contour (its lettering closed over) fills its box, a corner
-            # under another card's aside (0.75, not 0.8: on fresh training-style tables that
-            # finds one more of 196 names shown, and no spurious read).
-            if cv2.contourArea(cv2.convexHull(c)) < 0.75 * long * short:
+            # A filled rectangle: the contour (its lettering closed over) fills its box.
+            if cv2.contourArea(cv2.convexHull(c)) < 0.8 * long * short:
                 continue
             if cv2.contourArea(c) < 0.6 * long * short:
                 continue

@@ -3,11 +3,12 @@ the accuracy tests.
 
 A card *must* be read when what names it shows: a Four Color card whose top or bottom
 character is at least 60% uncovered (as in a fanned hand), a Cactus card whose name band is at
-least 80% uncovered. Cards showing less (in
-the middle of a fanned hand, under the top of a discard pile) *may* be read: a right read of
-one counts for nothing, a wrong one is spurious. A read matches the card whose quad it
-overlaps most (intersection over union at least 0.3, a card of the read's label first); each
-card takes one read, surest first. A read matching no card is spurious.
+least 80% uncovered, in both cases inside the photo (a character half out of frame shows no
+more than one half under a card). Cards showing less (in the middle of a fanned hand, under
+the top of a discard pile) *may* be read: a right read of one counts for nothing, a wrong one
+is spurious. A read matches the card whose quad it overlaps most (intersection over union at
+least 0.3, a card of the read's label first); each card takes one read, surest first. A read
+matching no card is spurious.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ class TruthCard:
 
 def fourcolor_truth(scene: synth_fourcolor.FourColorScene) -> list[TruthCard]:
     shown = [0.0] * len(scene.objects)
-    for ch in scene.characters():
+    for ch in scene.characters(in_photo=True):
         shown[ch.card] = max(shown[ch.card], ch.visible)
     return [
         TruthCard(o.label, o.quad, v >= MUST["fourcolor"])
@@ -46,7 +47,7 @@ def fourcolor_truth(scene: synth_fourcolor.FourColorScene) -> list[TruthCard]:
 def cactus_truth(scene: synth_cactus.CactusScene) -> list[TruthCard]:
     return [
         TruthCard(o.label, o.quad, v >= MUST["cactus"])
-        for o, (_, v) in zip(scene.objects, scene.bands(), strict=True)
+        for o, (_, v) in zip(scene.objects, scene.bands(in_photo=True), strict=True)
     ]
 
 

@@ -256,11 +256,12 @@ class CactusScene:
     pile: list[int]  # object indices on the discard pile, bottom to top
     style: CactusStyle
 
-    def bands(self) -> list[tuple[Quad, float]]:
+    def bands(self, in_photo: bool = False) -> list[tuple[Quad, float]]:
         """Each object's name band (upright quad) and the share of it not covered by cards
-        laid later, inside the photo: what a reader can see of the card's name."""
+        laid later (and, ``in_photo``, inside the photo): what a reader can see of the card's
+        name."""
         out = []
-        frame = (self.image.shape[1], self.image.shape[0])
+        frame = (self.image.shape[1], self.image.shape[0]) if in_photo else None
         for i, o in enumerate(self.objects):
             band = face_quad(o.quad, band_rect(self.style))
             later = [x.quad for x in self.objects[i + 1 :]]

@@ -170,16 +170,17 @@ class FourColorScene:
     melds: list[list[int]]  # object indices of each exposed meld, left to right
     style: FourColorStyle
 
-    def characters(self) -> list[Character]:
+    def characters(self, in_photo: bool = False) -> list[Character]:
         """Every printed character: the top one of each card and, where the deck prints it,
-        the bottom one (upside down, so its quad is turned half way), with how much of it
-        shows: inside the photo, and covered by no later card."""
+        the bottom one (upside down, so its quad is turned half way), with how much of it no
+        later card covers (and, ``in_photo``, that lies inside the photo: what a reader can
+        see; the shipped recogniser's training crops were made without it)."""
         out = []
         half = 0.55 * self.style.char_scale
         cy = 0.02 + ASPECT / 2
         top_rect = (0.5 - half, cy - half * ASPECT, 0.5 + half, cy + half * ASPECT)
         bottom_rect = (top_rect[0], 1 - top_rect[3], top_rect[2], 1 - top_rect[1])
-        frame = (self.image.shape[1], self.image.shape[0])
+        frame = (self.image.shape[1], self.image.shape[0]) if in_photo else None
         for i, o in enumerate(self.objects):
             later = [x.quad for x in self.objects[i + 1 :]]
             top = face_quad(o.quad, top_rect)

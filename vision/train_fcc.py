@@ -24,7 +24,7 @@ import numpy.typing as npt
 from vision import detect_cactus, detect_fourcolor, synth_cactus, synth_fourcolor
 from vision.crops import crop
 from vision.detect import quad_iou
-from vision.fourcolor_read import CharRead, beside_squares, fan_squares, find_fan
+from vision.fourcolor_read import CharRead, beside_squares
 from vision.labels import NONE, LabelSpec, spec_for
 
 Crops = npt.NDArray[Any]
@@ -110,10 +110,7 @@ def fourcolor_crops(
     readable = [c for c in chars if c.visible >= VISIBLE["fourcolor"]]
     anchors = [CharRead(c.label, 1.0, _jitter(c.quad, rng, 3.0, 0.03)) for c in readable]
     beside: list[tuple[Crops, int]] = []
-    # And along a fan's circle, once it has found the fan's pivot (fourcolor_read.fan_squares).
-    fan = find_fan(anchors)
-    around = fan_squares(anchors, fan, anchors) if fan is not None else []
-    for q in beside_squares(anchors) + around:
+    for q in beside_squares(anchors):
         c, size = q.mean(0), _size(q)
         dist = [float(np.linalg.norm(ch.quad.mean(0) - c)) / _size(ch.quad) for ch in chars]
         k = int(np.argmin(dist)) if dist else -1
@@ -124,7 +121,7 @@ def fourcolor_crops(
                 beside.append((crop(image, q.astype(np.float32), spec.crop), spec.index(ch.label)))
             continue  # partly on a character: neither clearly it nor clearly nothing
         beside.append((crop(image, q.astype(np.float32), spec.crop), none))
-    for i in rng.permutation(len(beside))[: max(8, len(readable)) * (2 if around else 1)]:
+    for i in rng.permutation(len(beside))[: max(8, len(readable))]:
         out.append(beside[int(i)][0])
         ys.append(beside[int(i)][1])
     negatives = _sample(negatives, max(12, 2 * len(chars)), rng)
