@@ -92,6 +92,10 @@ def test_a_weak_read_counts_once_a_turned_look_confirms_it() -> None:
     # No closer look is sure: the lead is dropped, and without a bar nothing is.
     assert [r.label for r in fr.confirmed(blank, [lead], _oracle(truth, 0.5, 0.5), 0.65)] == []
     assert fr.confirmed(blank, [lead], _oracle(truth, 0.5, 0.5), 0.0) == [lead]
+    # A lead may have to clear a higher bar than a first look; sure reads are kept as they are.
+    oracle = _oracle(truth, 0.9, 0.5)
+    assert [r.label for r in fr.confirmed(blank, [lead, sure], oracle, 0.65, 0.95)] == ["gS"]
+    assert [r.label for r in fr.confirmed(blank, [lead, sure], oracle, 0.65, 0.85)] == ["yH", "gS"]
 
 
 def test_fan_neighbours_are_looked_for_along_the_fans_circle() -> None:

@@ -210,17 +210,23 @@ def _tilted(read: CharRead, degrees: float) -> Quad:
 
 
 def confirmed(
-    image: NDArray[np.uint8], reads: list[CharRead], classify: Classify, confirm: float
+    image: NDArray[np.uint8],
+    reads: list[CharRead],
+    classify: Classify,
+    confirm: float,
+    bar: float | None = None,
 ) -> list[CharRead]:
     """The reads sure enough to count. A read short of ``confirm`` is a lead, not a find: a
     fanned card's character lies turned against its proposal (which is square to the image,
     or to a neighbour's strokes) and its crop half shows the card beside it. Such a read is
     looked at again square to its strokes and turned a little either way; it counts when
-    one of those views reads it surely enough."""
+    one of those views reads it at least ``bar`` (by default ``confirm``): the best of
+    several looks is surer by chance than one look, so a lead may have to clear more."""
+    bar = confirm if bar is None else bar
     weak = [i for i, r in enumerate(reads) if r.confidence < confirm]
     if not weak:
         return reads
-    out = list(reads)
+    out: list[CharRead | None] = list(reads)
     settled = settle(image, [reads[i] for i in weak], classify)
     views = [_tilted(settled[k], t) for k in range(len(weak)) for t in CONFIRM_TILTS]
     again = classify(image, views)
@@ -230,8 +236,8 @@ def confirmed(
         for r, q in zip(again[n * k : n * (k + 1)], views[n * k : n * (k + 1)], strict=True):
             if r[0] != NONE and float(r[1]) > best.confidence:
                 best = CharRead(str(r[0]), float(r[1]), q, _alternatives(r))
-        out[i] = best
-    return [r for r in out if r.confidence >= confirm]
+        out[i] = best if best.confidence >= bar else None
+    return [r for r in out if r is not None]
 
 
 def best_turns_all(
@@ -368,18 +374,19 @@ def read_cards(
     classify: Classify,
     proposals: Sequence[Quad] | None = None,
     confirm: float = 0.0,
+    lead_bar: float | None = None,
 ) -> list[tuple[CharRead, Quad]]:
     """Each card seen: its surer character read and its whole quad, sorted top to bottom.
     With ``confirm``, ``classify`` may name characters less surely than that: such reads are
-    leads, kept only when a closer look confirms them (:func:`confirmed`)."""
+    leads, kept only when a closer look reads them at least ``lead_bar`` (:func:`confirmed`)."""
     quads = candidates(image) if proposals is None else proposals
     first = best_turns(image, quads, classify)
     settled = suppress(settle(image, suppress(first), classify))
-    found = _typical_size(suppress(confirmed(image, settled, classify, confirm)))
+    found = _typical_size(suppress(confirmed(image, settled, classify, confirm, lead_bar)))
     anchors = found
     for _ in range(NEIGHBOUR_ROUNDS):  # a neighbour found is an anchor for the next round
         leads = suppress(beside(image, anchors, classify, found))
-        more = suppress(confirmed(image, leads, classify, confirm))
+        more = suppress(confirmed(image, leads, classify, confirm, lead_bar))
         if not more:
             break
         found = suppress(found + more)
@@ -390,7 +397,7 @@ def read_cards(
         if fan is None:
             break
         leads = suppress(read_at(image, fan_squares(anchors, fan, found), classify))
-        more = suppress(confirmed(image, leads, classify, confirm))
+        more = suppress(confirmed(image, leads, classify, confirm, lead_bar))
         if not more:
             break
         found = suppress(found + more)
