@@ -146,3 +146,12 @@ def test_near_copies_of_a_proposal_are_looked_at_once() -> None:
     assert [k is q for k, q in zip(kept, [square, bigger, turned, beside], strict=True)] == [
         True
     ] * 4
+
+
+def test_the_pivot_comes_from_where_the_fanned_characters_lie() -> None:
+    # Axes each a few degrees off (as read), places on the circle: the circle finds the pivot.
+    rng = np.random.default_rng(3)
+    fan = [fr._facing(r, _turn(r.down, float(rng.uniform(-6, 6)))) for r in _fan(off_by=0.0)]
+    found = fr.find_fan(fan)
+    assert found is not None
+    assert np.linalg.norm(found.pivot - PIVOT) < 3.0

@@ -466,7 +466,26 @@ def find_fan(reads: Sequence[CharRead]) -> Fan | None:
         return None
     pivot = _pivot([reads[k] for k in best])
     reach = [float(np.linalg.norm(pivot - reads[k].centre)) for k in best]
-    return Fan(pivot, (0.8 * min(reach), 1.2 * max(reach)))
+    fan = Fan(pivot, (0.8 * min(reach), 1.2 * max(reach)))
+    # The fanned characters lie on a circle about the pivot: their places say where it is
+    # more surely than their axes (each a few degrees off, and few when the fan is narrow).
+    members = [r for r in reads if fan.holds(r)]
+    centre = _circle_centre([r.centre for r in members]) if len(members) >= 4 else None
+    if centre is not None and float(np.linalg.norm(centre - pivot)) < 0.3 * float(np.mean(reach)):
+        dist = [float(np.linalg.norm(centre - r.centre)) for r in members]
+        if float(np.std(dist)) < 0.1 * float(np.mean(dist)):
+            fan = Fan(centre, (0.8 * min(dist), 1.2 * max(dist)))
+    return fan
+
+
+def _circle_centre(points: Sequence[NDArray[np.float64]]) -> NDArray[np.float64] | None:
+    """The centre of the circle through ``points`` (least squares), None if they lie on a
+    line."""
+    p = np.asarray(points, np.float64)
+    a = np.column_stack([2 * p, np.ones(len(p))])
+    b = (p**2).sum(axis=1)
+    sol, _, rank, _ = np.linalg.lstsq(a, b, rcond=None)
+    return None if rank < 3 else np.asarray(sol[:2], np.float64)
 
 
 def aim_fans(
