@@ -105,7 +105,7 @@ def cards_spec() -> LabelSpec:
     combos = [*standard, *allin, (NONE, ("-", "-"))]
     return _build(
         "cards",
-        (24, 40),
+        (32, 48),
         (("rank", ranks), ("suit", suits)),
         combos,
         {"cards": tuple(x for x, _ in standard), "allin": tuple(x for x, _ in allin)},

@@ -49,7 +49,7 @@ class Settings:
 # The settings the shipped models were trained with (``tableref train KIND`` uses them).
 SHIPPED = {
     "tiles": Settings("tiles", scenes=300, epochs=14),
-    "cards": Settings("cards", scenes=500, epochs=16),
+    "cards": Settings("cards", scenes=500, epochs=14),
     "fourcolor": Settings("fourcolor", scenes=300, epochs=10, real=False),
     "cactus": Settings("cactus", scenes=500, epochs=8, real=False, jitters=6),
 }
@@ -144,7 +144,11 @@ def crops_from(
         q = t.quad
         if real and kind == "cards":
             w, h = q[2] - q[0]
-            if h < w * 1.1:  # a sideways box: the index's orientation is unknown
+            if w >= 1.25 * h:
+                # A landscape box: the card lies on its side, so the index stands a quarter
+                # turn off; turned back it is upright or upside down, both read as the card.
+                q = np.roll(q, 1, axis=0)
+            elif h < w * 1.1:  # a squarish box: a slanted index, its turn unknown
                 continue
             q = (q.mean(0) + (q - q.mean(0)) * 1.15).astype(np.float32)
         for _ in range(jitters):
@@ -323,7 +327,7 @@ def _export(model: Any, dummy: Any, path: Path) -> None:
 
 CACHE = Path(__file__).resolve().parent.parent / "build" / "train-cache"
 # Bump a kind's version when synth, detect or crops change what its crops look like.
-_CACHE_VERSION = {"tiles": 4, "cards": 4, "fourcolor": 2, "cactus": 1}
+_CACHE_VERSION = {"tiles": 4, "cards": 5, "fourcolor": 2, "cactus": 1}
 
 
 def _build_any(
