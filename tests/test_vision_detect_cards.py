@@ -189,3 +189,21 @@ def test_speckle_is_salt_and_pepper() -> None:
     assert 0.001 < changed.mean() < 0.03
     assert set(np.unique(out[changed])) <= {0, 255}
     assert (image == 128).all()  # the input is left alone
+
+
+def _unit(x: float, y: float, h: float, w: float) -> detect.Glyph:
+    return detect.Glyph(np.array([x, y], np.float32), h, w, 90.0, (int(x), int(y), 1, 1))
+
+
+def test_a_small_suit_far_below_its_rank_still_pairs() -> None:
+    # Rank 6.3 px tall, suit 5 px, 11 px apart (measured on small indices of generated
+    # scenes): only "rank over suit" passes the pair tests, and it was dropped as the
+    # half-turned twin of "suit over rank", which never existed; whichever glyph comes first.
+    rank, suit = np.array([40, 30], np.float32), np.array([40, 41], np.float32)
+    truth = detect.pair_quad(rank, suit)
+    for units in (
+        [_unit(40, 41, 5, 4), _unit(40, 30, 6.3, 4.5)],
+        [_unit(40, 30, 6.3, 4.5), _unit(40, 41, 5, 4)],
+    ):
+        quads, _ = detect._card_quads(units)
+        assert any(detect.quad_iou(q, truth) > 0.9 for q in quads)

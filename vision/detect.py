@@ -257,8 +257,11 @@ def _card_quads(units: list[Glyph]) -> tuple[npt.NDArray[np.float32], npt.NDArra
     ha, hb = hgt[:, None], hgt[None, :]
     ok = (dist > 0.6 * ha) & (dist < 2.0 * ha) & (hb <= 1.6 * ha) & (hb >= 0.4 * ha)
     idx = np.arange(n)
-    # (b, a) is the same quad half-turned, and the recogniser reads both ways.
-    ok &= ~((idx[None, :] < idx[:, None]) & (ha <= 2.0 * hb / 1.2))
+    # (b, a) is the same quad half-turned, and the recogniser reads both ways: keep one of
+    # the two only where both pass. The tests are not symmetric (distance and size are
+    # measured against the rank), so a small suit seen as "rank" often fails them, and
+    # dropping its rank-over-suit twin lost the index altogether.
+    ok &= ~((idx[None, :] < idx[:, None]) & ok.T)
     pi, pj = np.nonzero(ok)
     # Lone glyph: a 0.72h × 1.2h box along its long side.
     lc, lh, la = c[lone], hgt[lone], ang[lone]
