@@ -11,9 +11,11 @@ the same colour as the tiles, cards overlapping or fanned so that only a corner 
   Glyphs are looked for at two scales (close-up tiles' strokes are too thick for the fine
   pass) and inside holes of other ink (the dark gaps of touching tiles wall digits in). A
   squat number (4, 10-13, a joker) shows no slant: it is also proposed upright, sideways and
-  along the row to its nearest same-sized neighbour; the recogniser calls the wrong slants
-  ``none``. Proposals are ranked by crowding (texture is crowded, a printed number is not)
-  before the cap.
+  along the row to its nearest same-sized neighbour, and where the face cannot be told from
+  the table, at the slant of the straight edges around it (the tile's outline) at a digit's
+  and a joker face's scale; two digits run together are also sized from their short side.
+  The recogniser calls the wrong slants ``none``. Proposals are ranked by crowding (texture
+  is crowded, a printed number is not) before the cap.
 * Cards: a corner index is a rank glyph (group) with a suit glyph beside it; every such pair
   gives an oriented quad along the rank→suit axis (:func:`pair_quad`).
 
@@ -37,6 +39,8 @@ Quad = npt.NDArray[np.float32]
 
 TILE_ASPECT = 0.72
 DIGIT_TO_TILE = 3.2  # tile height / printed digit height
+SQUAT_TO_TILE = 2.8  # tile height / the short side of two digits run together
+JOKER_TO_TILE = 2.2  # tile height / a joker face's size
 
 
 @dataclass(frozen=True)
@@ -373,6 +377,7 @@ def tile_candidates(image: Image, max_candidates: int = 1500) -> list[Quad]:
     for img, scale, min_h in ((small, back, 6.0), (half, back * 2, 14.0)):
         mask, colour = _tile_ink(img, 11)
         lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+        grey = lab[:, :, 0]
         units = [_merge(g) for g in group_glyphs(glyphs(mask, 6, 70, nested=True, limit=4000))]
         # Coloured numbers once more from colour alone: on a grey table the tile's own edge
         # is darker than the face and can join a digit near it into one wrong-sized blob.
@@ -407,6 +412,20 @@ def tile_candidates(image: Image, max_candidates: int = 1500) -> list[Quad]:
                     mine.append(_tile_from_glyph(g, 90.0))
                     mine.append(_tile_from_glyph(g, 90.0 - g.angle))
                     mine.append(_tile_from_glyph(g, -g.angle))
+                    if refined is None:
+                        # A lone tile whose face could not be told from the table (a white
+                        # table, glare): its edges still show how it lies.
+                        edge = _edge_slant(grey, g)
+                        if edge is not None:
+                            for turn in (0.0, 90.0):
+                                for size in (DIGIT_TO_TILE, JOKER_TO_TILE):
+                                    mine.append(
+                                        _tile_from_glyph(g, edge + turn - g.angle, g.height * size)
+                                    )
+                    if g.height > 1.2 * g.width:
+                        # Two digits run together (10-13): the blob's long side is the
+                        # number's width, its short side the digits' height.
+                        mine.append(_tile_from_glyph(g, 90.0, g.width * SQUAT_TO_TILE))
             size = -round(g.height * scale)
             ranked += [(int(crowd), size, len(ranked) + k, q * scale) for k, q in enumerate(mine)]
     # A number on a tile has few ink blobs of its size around it; texture has many. Lonely
@@ -478,8 +497,8 @@ def _row_directions(units: list[Glyph], max_ratio: float = 1.3) -> list[float | 
     return out
 
 
-def _tile_from_glyph(g: Glyph, turn: float = 0.0) -> Quad:
-    h = g.height * DIGIT_TO_TILE
+def _tile_from_glyph(g: Glyph, turn: float = 0.0, height: float | None = None) -> Quad:
+    h = g.height * DIGIT_TO_TILE if height is None else height
     # rect_quad's corners in plain floats: thousands per textured photo, and np.stack per
     # quad cost more than the maths.
     a = math.radians(g.angle + turn)
@@ -497,6 +516,31 @@ def _tile_from_glyph(g: Glyph, turn: float = 0.0) -> Quad:
         ],
         np.float32,
     )
+
+
+def _edge_slant(grey: npt.NDArray[Any], g: Glyph) -> float | None:
+    """The slant (degrees, modulo 90) of the straight edges around a number: a tile's outline
+    runs at its slant and at right angles to it, so gradient directions are averaged on a
+    quarter turn (angle × 4). None when no direction stands out."""
+    r = int(g.height * DIGIT_TO_TILE * 0.75)
+    cx, cy = int(g.centre[0]), int(g.centre[1])
+    H, W = grey.shape[:2]
+    x0, y0, x1, y1 = max(0, cx - r), max(0, cy - r), min(W, cx + r), min(H, cy + r)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return None
+    win = grey[y0:y1, x0:x1].astype(np.float32)
+    gx = cv2.Sobel(win, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(win, cv2.CV_32F, 0, 1, ksize=3)
+    mag = cv2.magnitude(gx, gy)
+    # The number's own strokes run every way: leave them out.
+    bx, by, bw, bh = g.box
+    pad = int(g.height * 0.2)
+    mag[max(0, by - y0 - pad) : by - y0 + bh + pad, max(0, bx - x0 - pad) : bx - x0 + bw + pad] = 0
+    ang = np.arctan2(gy, gx) * 4.0
+    c, s = float((mag * np.cos(ang)).sum()), float((mag * np.sin(ang)).sum())
+    if math.hypot(c, s) < 0.08 * float(mag.sum()) or not mag.any():
+        return None
+    return math.degrees(math.atan2(s, c) / 4.0)
 
 
 def _tile_from_face(lab: Image, ink: npt.NDArray[Any], g: Glyph, grow: float = 1.0) -> Quad | None:
