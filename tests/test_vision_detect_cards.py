@@ -207,3 +207,17 @@ def test_a_small_suit_far_below_its_rank_still_pairs() -> None:
     ):
         quads, _ = detect._card_quads(units)
         assert any(detect.quad_iou(q, truth) > 0.9 for q in quads)
+
+
+def test_an_index_read_twice_in_two_frames_is_one_object() -> None:
+    centre = np.array([100, 100], np.float32)
+    tight = detect.rect_quad(centre, 12, 20, 90.0)
+    loose = detect.rect_quad(centre + 3, 20, 34, 70.0)  # larger, off-centre, slanted
+    other_corner = detect.rect_quad(centre + 150, 12, 20, 270.0)
+    quads, scores = [tight, loose, other_corner], [0.9, 0.95, 0.8]
+    assert detect.drop_repeats(quads, ["7H", "7H", "7H"], scores) == [1, 2]
+    assert detect.drop_repeats(quads, ["7H", "7D", "7H"], scores) == [0, 1, 2]
+    # A frame that holds the surer one's centre, not the other way round, is another object (measured on the
+    # real training photos: dropping those lost right reads).
+    beside = detect.rect_quad(centre + np.array([0, 12], np.float32), 12, 30, 90.0)
+    assert detect.drop_repeats([tight, beside], ["7H", "7H"], [0.9, 0.8]) == [0, 1]
