@@ -217,7 +217,7 @@ def test_an_index_read_twice_in_two_frames_is_one_object() -> None:
     quads, scores = [tight, loose, other_corner], [0.9, 0.95, 0.8]
     assert detect.drop_repeats(quads, ["7H", "7H", "7H"], scores) == [1, 2]
     assert detect.drop_repeats(quads, ["7H", "7D", "7H"], scores) == [0, 1, 2]
-    # A frame that holds the surer one's centre, not the other way round, is another object (measured on the
-    # real training photos: dropping those lost right reads).
+    # A frame that holds the surer one's centre, not the other way round, is another object
+    # (measured on the real training photos: dropping those lost right reads).
     beside = detect.rect_quad(centre + np.array([0, 12], np.float32), 12, 30, 90.0)
     assert detect.drop_repeats([tight, beside], ["7H", "7H"], [0.9, 0.8]) == [0, 1]
