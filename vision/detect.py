@@ -14,6 +14,9 @@ the same colour as the tiles, cards overlapping or fanned so that only a corner 
   along the row to its nearest same-sized neighbour, and where the face cannot be told from
   the table, at the slant of the straight edges around it (the tile's outline) at a digit's
   and a joker face's scale; two digits run together are also sized from their short side.
+  The double joker's two faces touch in one blob lying diagonally across the tile: a blob
+  whose long side runs 25-65 degrees off the edges around it is also proposed at the edges'
+  slant, twice its length tall.
   The recogniser calls the wrong slants ``none``. Proposals are ranked by crowding (texture
   is crowded, a printed number is not) before the cap.
 * Cards: a corner index is a rank glyph (group) with a suit glyph beside it; every such pair
@@ -41,6 +44,7 @@ TILE_ASPECT = 0.72
 DIGIT_TO_TILE = 3.2  # tile height / printed digit height
 SQUAT_TO_TILE = 2.8  # tile height / the short side of two digits run together
 JOKER_TO_TILE = 2.2  # tile height / a joker face's size
+DJ_TO_TILE = 2.0  # tile height / the long side of the double joker's two faces
 
 
 @dataclass(frozen=True)
@@ -405,6 +409,16 @@ def tile_candidates(image: Image, max_candidates: int = 1500) -> list[Quad]:
                     mine.insert(0, refined)
                 if across is not None:
                     mine.append(_tile_from_glyph(g, across + 90.0 - g.angle))
+                if 1.6 * g.width <= g.height < 3.0 * g.width:
+                    # The double joker's two faces touch in one blob that lies diagonally
+                    # across its tile: its long side is no slant, and half the tile's height.
+                    edge = _edge_slant(grey, g)
+                    turn = (g.angle - edge) % 90.0 if edge is not None else 0.0
+                    if edge is not None and 25.0 < turn < 65.0:
+                        for quarter in (0.0, 90.0):
+                            mine.append(
+                                _tile_from_glyph(g, edge + quarter - g.angle, g.height * DJ_TO_TILE)
+                            )
                 if g.height < 1.6 * g.width:
                     # A squat blob (a 4, two digits run together, a joker's face) does not
                     # show which way is up: propose the quarter-turned tile, and the tile
@@ -417,11 +431,12 @@ def tile_candidates(image: Image, max_candidates: int = 1500) -> list[Quad]:
                         # table, glare): its edges still show how it lies.
                         edge = _edge_slant(grey, g)
                         if edge is not None:
+                            # A joker's face (or the double joker's two faces, grouped
+                            # diagonally) is as wide as it is tall.
+                            sizes = (g.height * DIGIT_TO_TILE, g.width * JOKER_TO_TILE)
                             for turn in (0.0, 90.0):
-                                for size in (DIGIT_TO_TILE, JOKER_TO_TILE):
-                                    mine.append(
-                                        _tile_from_glyph(g, edge + turn - g.angle, g.height * size)
-                                    )
+                                for size in sizes:
+                                    mine.append(_tile_from_glyph(g, edge + turn - g.angle, size))
                     if g.height > 1.2 * g.width:
                         # Two digits run together (10-13): the blob's long side is the
                         # number's width, its short side the digits' height.
