@@ -221,3 +221,15 @@ def test_an_index_read_twice_in_two_frames_is_one_object() -> None:
     # (measured on the real training photos: dropping those lost right reads).
     beside = detect.rect_quad(centre + np.array([0, 12], np.float32), 12, 30, 90.0)
     assert detect.drop_repeats([tight, beside], ["7H", "7H"], [0.9, 0.8]) == [0, 1]
+
+
+def test_a_suit_seen_small_right_below_a_tall_rank_pairs() -> None:
+    # A J 16 px tall over a club whose lobes came out as one 6 px blob (measured on dark
+    # tables and in glare): under the usual 0.4 size ratio, but right below the rank.
+    rank, suit = np.array([40, 30], np.float32), np.array([40, 45], np.float32)
+    truth = detect.pair_quad(rank, suit)
+    quads, _ = detect._card_quads([_unit(40, 30, 16, 6), _unit(40, 45, 6, 5)])
+    assert any(detect.quad_iou(q, truth) > 0.9 for q in quads)
+    # Not beside it: a small blob level with a rank is no suit of it.
+    quads, _ = detect._card_quads([_unit(40, 30, 16, 6), _unit(55, 30, 6, 5)])
+    assert not any(detect.quad_iou(q, detect.pair_quad(rank, suit)) > 0.5 for q in quads)

@@ -264,6 +264,19 @@ def _card_quads(units: list[Glyph]) -> tuple[npt.NDArray[np.float32], npt.NDArra
     dist = np.linalg.norm(diff, axis=2)
     ha, hb = hgt[:, None], hgt[None, :]
     ok = (dist > 0.6 * ha) & (dist < 2.0 * ha) & (hb <= 1.6 * ha) & (hb >= 0.4 * ha)
+    # A suit seen smaller than that (a club's lobes, a small suit glyph in glare): only right
+    # below a rank that stands along the rank→suit axis.
+    unit = diff / np.maximum(dist, 1e-6)[:, :, None]
+    stands = np.abs(np.cos(ang)[:, None] * unit[:, :, 0] + np.sin(ang)[:, None] * unit[:, :, 1])
+    small_suit = (
+        (dist > 0.7 * ha)
+        & (dist < 1.3 * ha)
+        & (hb >= 0.3 * ha)
+        & (hb < 0.4 * ha)
+        & (stands > 0.9)
+        & (ha > 1.4 * wid[:, None])
+    )
+    ok |= small_suit
     idx = np.arange(n)
     # (b, a) is the same quad half-turned, and the recogniser reads both ways: keep one of
     # the two only where both pass. The tests are not symmetric (distance and size are
@@ -291,7 +304,10 @@ def _card_quads(units: list[Glyph]) -> tuple[npt.NDArray[np.float32], npt.NDArra
     score = np.concatenate(
         [
             1.0 / (1.0 + 0.3 * crowd[lone]),
-            np.where(squat, 0.7, along) / (1.0 + 0.3 * np.maximum(crowd[pi], crowd[pj])),
+            np.where(squat, 0.7, along)
+            # After the usual pairs: where both frame the same index, theirs is kept.
+            * np.where(small_suit[pi, pj], 0.3, 1.0)
+            / (1.0 + 0.3 * np.maximum(crowd[pi], crowd[pj])),
         ]
     )
     # Per unit: its lone quad first, then its pairs in partner order.
