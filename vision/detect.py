@@ -449,7 +449,9 @@ def tile_candidates(image: Image, max_candidates: int = 1500) -> list[Quad]:
                         if edge is not None:
                             # A joker's face (or the double joker's two faces, grouped
                             # diagonally) is as wide as it is tall.
-                            sizes = (g.height * DIGIT_TO_TILE, g.width * JOKER_TO_TILE)
+                            sizes = [g.height * DIGIT_TO_TILE]
+                            if g.height < 1.3 * g.width:  # a digit's blob is taller
+                                sizes.append(g.width * JOKER_TO_TILE)
                             for turn in (0.0, 90.0):
                                 for size in sizes:
                                     mine.append(_tile_from_glyph(g, edge + turn - g.angle, size))
