@@ -189,3 +189,47 @@ def test_speckle_is_salt_and_pepper() -> None:
     assert 0.001 < changed.mean() < 0.03
     assert set(np.unique(out[changed])) <= {0, 255}
     assert (image == 128).all()  # the input is left alone
+
+
+def _unit(x: float, y: float, h: float, w: float) -> detect.Glyph:
+    return detect.Glyph(np.array([x, y], np.float32), h, w, 90.0, (int(x), int(y), 1, 1))
+
+
+def test_a_small_suit_far_below_its_rank_still_pairs() -> None:
+    # Rank 6.3 px tall, suit 5 px, 11 px apart (measured on small indices of generated
+    # scenes): only "rank over suit" passes the pair tests, and it was dropped as the
+    # half-turned twin of "suit over rank", which never existed; whichever glyph comes first.
+    rank, suit = np.array([40, 30], np.float32), np.array([40, 41], np.float32)
+    truth = detect.pair_quad(rank, suit)
+    for units in (
+        [_unit(40, 41, 5, 4), _unit(40, 30, 6.3, 4.5)],
+        [_unit(40, 30, 6.3, 4.5), _unit(40, 41, 5, 4)],
+    ):
+        quads, _ = detect._card_quads(units)
+        assert any(detect.quad_iou(q, truth) > 0.9 for q in quads)
+
+
+def test_an_index_read_twice_in_two_frames_is_one_object() -> None:
+    centre = np.array([100, 100], np.float32)
+    tight = detect.rect_quad(centre, 12, 20, 90.0)
+    loose = detect.rect_quad(centre + 3, 20, 34, 70.0)  # larger, off-centre, slanted
+    other_corner = detect.rect_quad(centre + 150, 12, 20, 270.0)
+    quads, scores = [tight, loose, other_corner], [0.9, 0.95, 0.8]
+    assert detect.drop_repeats(quads, ["7H", "7H", "7H"], scores) == [1, 2]
+    assert detect.drop_repeats(quads, ["7H", "7D", "7H"], scores) == [0, 1, 2]
+    # A frame that holds the surer one's centre, not the other way round, is another object
+    # (measured on the real training photos: dropping those lost right reads).
+    beside = detect.rect_quad(centre + np.array([0, 12], np.float32), 12, 30, 90.0)
+    assert detect.drop_repeats([tight, beside], ["7H", "7H"], [0.9, 0.8]) == [0, 1]
+
+
+def test_a_suit_seen_small_right_below_a_tall_rank_pairs() -> None:
+    # A J 16 px tall over a club whose lobes came out as one 6 px blob (measured on dark
+    # tables and in glare): under the usual 0.4 size ratio, but right below the rank.
+    rank, suit = np.array([40, 30], np.float32), np.array([40, 45], np.float32)
+    truth = detect.pair_quad(rank, suit)
+    quads, _ = detect._card_quads([_unit(40, 30, 16, 6), _unit(40, 45, 6, 5)])
+    assert any(detect.quad_iou(q, truth) > 0.9 for q in quads)
+    # Not beside it: a small blob level with a rank is no suit of it.
+    quads, _ = detect._card_quads([_unit(40, 30, 16, 6), _unit(55, 30, 6, 5)])
+    assert not any(detect.quad_iou(q, detect.pair_quad(rank, suit)) > 0.5 for q in quads)

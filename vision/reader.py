@@ -225,7 +225,17 @@ class TableReader:
         # still an object (it comes with its alternatives).
         floor = self.min_confidence if self.profile is None else 0.0
         keep = [i for i, r in enumerate(reads) if r.label != NONE and r.confidence >= floor]
-        chosen = detect.suppress([quads[i] for i in keep], [self._rank(reads[i]) for i in keep])
+        ranks = [self._rank(reads[i]) for i in keep]
+        chosen = detect.suppress([quads[i] for i in keep], ranks)
+        if self.kind == "cards":
+            # Measured on fresh generated scenes: a third of the spurious card reads were an
+            # index read a second time in a frame of another size.
+            again = detect.drop_repeats(
+                [quads[keep[j]] for j in chosen],
+                [reads[keep[j]].label for j in chosen],
+                [ranks[j] for j in chosen],
+            )
+            chosen = [chosen[k] for k in again]
         objects = [
             Found(
                 reads[keep[j]].label,
