@@ -72,7 +72,7 @@ def _synthetic(game: str, reader: TableReader) -> tuple[Score, dict[str, dict[st
         scene = (
             synth.tile_scene(rng) if game == "rummikub" else synth.card_scene(rng, game)  # type: ignore[arg-type]
         )
-        s = score(reader.read(scene.image).objects, scene.truths)
+        s = score(reader.read(scene.image).objects, scene.truths, partial=scene.partial)
         total.add(s)
         for cond in ("surface", "rotation", "lighting", "layout"):
             by[cond][scene.conditions[cond]].add(s)

@@ -2,7 +2,9 @@
 
 An object counts as *right* when a read matches it (:func:`vision.matching.same_object`) and
 names it correctly; a read that matches no object (and no ignored region such as a card's
-back) is *spurious*. Each read matches at most one object, best confidence first.
+back) is *spurious*. Each read matches at most one object, best confidence first. A read that
+names a partly covered object (``partial``: not demanded, see :class:`vision.synth.Scene`)
+correctly is counted apart, as ``partial``; named wrongly it is spurious.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ class Score:
     found: int = 0  # matched by a read, whatever its label
     reads: int = 0
     spurious: int = 0
+    partial: int = 0  # right reads of partly covered objects: neither demanded nor spurious
     confusions: Counter[tuple[str, str]] = field(default_factory=Counter)  # (truth, read)
 
     def add(self, other: Score) -> None:
@@ -30,6 +33,7 @@ class Score:
         self.found += other.found
         self.reads += other.reads
         self.spurious += other.spurious
+        self.partial += other.partial
         self.confusions.update(other.confusions)
 
     @property
@@ -49,10 +53,16 @@ class Score:
             "reads": self.reads,
             "spurious": self.spurious,
             "spurious_rate": round(self.spurious_rate, 4),
+            "partly_covered_read": self.partial,
         }
 
 
-def score(reads: list[Found], truths: list[Truth], ignore: list[Quad] | None = None) -> Score:
+def score(
+    reads: list[Found],
+    truths: list[Truth],
+    ignore: list[Quad] | None = None,
+    partial: list[Truth] | None = None,
+) -> Score:
     s = Score(objects=len(truths), reads=len(reads))
     taken: set[int] = set()
     for r in sorted(reads, key=lambda r: -r.confidence):
@@ -65,7 +75,9 @@ def score(reads: list[Found], truths: list[Truth], ignore: list[Quad] | None = N
                 if t.label == r.label:
                     break
         if best is None:
-            if not any(same_object(r.quad, q) for q in ignore or []):
+            if any(p.label == r.label and same_object(r.quad, p.quad) for p in partial or []):
+                s.partial += 1
+            elif not any(same_object(r.quad, q) for q in ignore or []):
                 s.spurious += 1
             continue
         taken.add(best)

@@ -51,6 +51,10 @@ class Scene:
     image: Image
     truths: list[Truth]
     conditions: dict[str, str] = field(default_factory=dict)
+    # Corner indices partly under a later card but with their middle in sight: a person could
+    # still read them, so scoring neither demands them nor counts a right read of one as
+    # spurious (a wrong read of one still is). Training does not use them.
+    partial: list[Truth] = field(default_factory=list)
 
 
 def tile_labels() -> list[str]:
@@ -536,12 +540,15 @@ def card_scene(
         _place(img, card, q, rng.uniform(0.15, 0.45))
         placed.append((q, truths))
     visible: list[Truth] = []
+    partial: list[Truth] = []
     for i, (_, truths) in enumerate(placed):
         for t in truths:
             inside = t.quad.min() >= 2 and t.quad[:, 0].max() < w - 2 and t.quad[:, 1].max() < h - 2
             covered = any(_covered(t.quad, later) for later, _ in placed[i + 1 :])
             if inside and not covered:
                 visible.append(t)
+            elif inside and not any(_covers_middle(t.quad, later) for later, _ in placed[i + 1 :]):
+                partial.append(t)
     lighting = _finish(img, rng, lighting)
     return Scene(
         img,
@@ -552,7 +559,14 @@ def card_scene(
             "lighting": lighting,
             "rotation": _rotation_bin(base_angle),
         },
+        partial,
     )
+
+
+def _covers_middle(quad: Quad, by: Quad) -> bool:
+    c = quad.mean(0)
+    poly = by.astype(np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(poly, (float(c[0]), float(c[1])), False) >= 0
 
 
 def _covered(quad: Quad, by: Quad) -> bool:
