@@ -308,7 +308,7 @@ def fcc_localisation() -> dict[str, Any]:
     ca: dict[str, list[int]] = {"top": [0, 0], "under": [0, 0], "row": [0, 0]}
     for seed in range(60):
         cscene = synth_cactus.render_scene(np.random.default_rng(600 + seed))
-        hyps = detect_cactus.band_hypotheses(cscene.image)
+        hyps = detect_cactus.band_hypotheses(cscene.image, covered=True)  # as the reader looks
         for i, ((band, visible), o) in enumerate(zip(cscene.bands(), cscene.objects, strict=True)):
             if visible < 0.8:
                 continue

@@ -167,7 +167,7 @@ def _card_of(
 
 def read_cactus(image: Image, rec: Recogniser, min_confidence: float) -> Reading:
     stamps = [time.perf_counter()]
-    hyps = detect_cactus.band_hypotheses(image)
+    hyps = detect_cactus.band_hypotheses(image, covered=True)
     stamps.append(time.perf_counter())
     batch = crops(image, [b.astype(np.float32) for b, _ in hyps], rec.spec.crop)
     stamps.append(time.perf_counter())
