@@ -131,3 +131,32 @@ def test_model_weight_grows_with_how_well_the_model_reads_the_deck() -> None:
     assert enroll.model_weight(0.5) == 0.0  # a coin toss: its guesses mislead
     assert 0.9 < enroll.model_weight(0.675) < 1.1
     assert enroll.model_weight(0.9) == 2.0
+
+
+def test_the_models_word_counts_for_every_card_it_gives_that_word() -> None:
+    """The model reads this deck's star joker as k4: on a crop it calls k4, its word is
+    evidence for the joker and for the 4 alike (the profile then tells them apart), not for
+    the 4 alone; a card without a record keeps the model's own label."""
+    reads = enroll.model_reads(
+        ["J", "J", "k4", "k5"],
+        np.array([[0.8, 0.2, 0.0], [0.6, 0.0, 0.4], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]),
+        ["k4", "k5", "MJ"],
+    )
+    assert reads == {"J": {"k4": 0.7, "k5": 0.1, "MJ": 0.2}, "k4": {"k4": 1.0}, "k5": {"MJ": 1.0}}
+    e = np.eye(3, dtype=np.float32)
+    prof = enroll.DeckProfile("rummikub", "d", "m", ["J", "k4", "k5"], e, model_reads=reads)
+    names = ["J", "k4", "k5", "r1"]
+    model = ["k4", "k5", "MJ", "r1", "none"]
+    prior = prof.model_prior(np.array([[0.97, 0.01, 0.0, 0.01, 0.01]]), model, names)[0]
+    assert prior[0] > np.log(0.6) and prior[1] > np.log(0.9)  # J and k4 both supported
+    assert prior[2] < np.log(0.05)  # k5 was enrolled reading as MJ, which this crop is not
+    assert np.isclose(prior[3], np.log(0.01 + 1e-6))  # no record: the model's own r1
+    plain = enroll.DeckProfile("rummikub", "d", "m", ["J", "k4", "k5"], e)
+    assert not plain.model_reads
+
+
+def test_model_reads_are_stored_with_the_profile(tmp_path: Path) -> None:
+    e = np.eye(2, dtype=np.float32)
+    reads = {"AS": {"AS": 0.9, "AC": 0.1}, "KH": {"KH": 1.0}}
+    enroll.DeckProfile("cards", "d", "m", ["AS", "KH"], e, model_reads=reads).save(tmp_path)
+    assert enroll.DeckProfile.load("cards", "d", tmp_path).model_reads == reads

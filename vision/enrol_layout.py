@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from vision import detect
 from vision.crops import crop
+from vision.matching import same_object
 
 Image = npt.NDArray[Any]
 Quad = npt.NDArray[np.float32]
@@ -209,11 +210,18 @@ def card_index_crops(
 
 
 def tile_crops(
-    image: Image, quad: Quad, size: tuple[int, int], none_score: NoneScore
+    image: Image,
+    quad: Quad,
+    size: tuple[int, int],
+    none_score: NoneScore,
+    negatives: list[npt.NDArray[np.uint8]] | None = None,
 ) -> list[npt.NDArray[np.uint8]]:
     """A tile as recogniser crops: the detector's proposals on the tile, looked at upright at
     the sizes tiles have in play photos (the detector frames a tile from its face, or from
-    its number's size, which then sits in the middle), the most object-like first."""
+    its number's size, which then sits in the middle), the most object-like first.
+    ``negatives``, when given, collects the most object-like proposals on the tile that a
+    read would not count as the tile (a maker's bar, one star of a double joker, a number
+    framed sideways): this deck's clutter."""
     out = []
     for height in TILE_PATCH_HEIGHTS:
         patch = upright_patch(image, quad, 2 * height, margin=0.5)
@@ -234,7 +242,28 @@ def tile_crops(
                 fits.append((float(p_none[k]), k))
         for _, k in sorted(fits)[:PER_CORNER]:
             out += [batch[k], *jittered(patch, proposals[k], size)]
+        if negatives is not None:
+            tile = np.array(
+                [
+                    [pw / 4, ph / 4],
+                    [3 * pw / 4, ph / 4],
+                    [3 * pw / 4, 3 * ph / 4],
+                    [pw / 4, 3 * ph / 4],
+                ],
+                np.float32,
+            )
+            away = [
+                (float(p_none[k]), k)
+                for k, p in enumerate(proposals)
+                if _inside(p.mean(axis=0), tile) and not same_object(p, tile)
+            ]
+            negatives += [batch[k] for _, k in sorted(away)[:NEGATIVES]]
     return out
+
+
+def _inside(point: npt.NDArray[Any], quad: Quad) -> bool:
+    q = np.asarray(quad, np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(q, (float(point[0]), float(point[1])), False) >= 0
 
 
 def jittered(

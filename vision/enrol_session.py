@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from vision import enrol_layout
 from vision.crops import crop
-from vision.enroll import DeckProfile, EnrolError, model_id, model_weight
+from vision.enroll import DeckProfile, EnrolError, model_id, model_reads, model_weight
 from vision.labels import NONE
 from vision.reader import TableReader
 
@@ -131,7 +131,9 @@ class Enrolment:
                 continue
             quad = here[0].quad
             if self.reader.kind == "tiles":
-                found = enrol_layout.tile_crops(image, quad, size, self._none_score)
+                found = enrol_layout.tile_crops(
+                    image, quad, size, self._none_score, clutter if self.negatives else None
+                )
             elif self.reader.kind == "cards":
                 found = enrol_layout.card_index_crops(
                     image, quad, size, self._none_score, clutter if self.negatives else None
@@ -218,4 +220,5 @@ class Enrolment:
             [*self.labels, *[NONE] * len(clutter)],
             emb,
             model_weight=model_weight(accuracy),
+            model_reads=model_reads(self.labels, probs[:, :-1], names[:-1]),
         )

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +77,12 @@ class DeckProfile:
     # to similarities / TEMPERATURE): measured at enrolment by how well the model reads this
     # deck; 0 for a deck it cannot read.
     model_weight: float = 0.0
+    # How the model reads each enrolled card: {card: {model label: mean probability}} over
+    # the card's enrolled crops. The model's opinion then counts for a card through what it
+    # says on that card, so a deck whose star joker the model reads as a 4 gives "4" as
+    # evidence for the joker and for the 4 alike (the profile tells them apart), instead of
+    # for the 4 alone. Empty: the model's label is taken at its word.
+    model_reads: dict[str, dict[str, float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.embeddings = _normalise(self.embeddings)
@@ -158,7 +164,32 @@ class DeckProfile:
             np.concatenate([self.embeddings, other.embeddings]),
             self.passes + other.passes,
             min(self.model_weight, other.model_weight),
+            {**other.model_reads, **self.model_reads}
+            if self.model_reads and other.model_reads
+            else {},
         )
+
+    def model_prior(
+        self, probs: NDArray[Any], model_names: Sequence[str], names: Sequence[str]
+    ) -> NDArray[Any]:
+        """N x ``names`` log-evidence from the model's probabilities ``probs`` (N x
+        ``model_names``): for each card, how much of the model's belief falls where it put
+        its belief on that card's enrolled crops (a card without such a record: the model's
+        own label; ``none``: the model's none)."""
+        col = {n: i for i, n in enumerate(model_names)}
+        reads = np.zeros((len(model_names), len(names)), np.float32)
+        for k, name in enumerate(names):
+            seen = self.model_reads.get(name)
+            if seen:
+                for m, p in seen.items():
+                    if m in col:
+                        reads[col[m], k] = p
+                reads[:, k] /= max(float(reads[:, k].sum()), 1e-9)
+            elif name in col:
+                reads[col[name], k] = 1.0
+            else:
+                reads[-1, k] = 1.0  # a label the model lacks counts as its "none"
+        return np.asarray(np.log(np.asarray(probs, np.float32) @ reads + 1e-6), np.float32)
 
     # -- storage: JSON metadata beside an .npy of the embeddings -----------------------------
     def save(self, root: str | Path | None = None) -> Path:
@@ -173,6 +204,7 @@ class DeckProfile:
             "labels": self.labels,
             "passes": self.passes,
             "model_weight": self.model_weight,
+            "model_reads": self.model_reads,
         }
         tmp = path.with_suffix(".json.tmp")
         tmp.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
@@ -200,6 +232,10 @@ class DeckProfile:
                 emb,
                 int(meta.get("passes", 1)),
                 float(meta.get("model_weight", 0.0)),
+                {
+                    str(k): {str(m): float(p) for m, p in v.items()}
+                    for k, v in meta.get("model_reads", {}).items()
+                },
             )
         except (OSError, KeyError, ValueError) as exc:
             if isinstance(exc, EnrolError):
@@ -214,6 +250,22 @@ def model_weight(model_accuracy: float) -> float:
     better than one photo of each tile shows). Starting at 35% instead helped the previous
     cards model (+2.2 points) but cost the retrained one 11 points (81.3% -> 70.4%)."""
     return float(np.clip((model_accuracy - 0.5) / 0.35 * 2.0, 0.0, 2.0))
+
+
+def model_reads(
+    labels: Sequence[str], probs: NDArray[Any], model_names: Sequence[str], floor: float = 0.01
+) -> dict[str, dict[str, float]]:
+    """{card: {model label: mean probability}} over each card's crops (``probs``: one row
+    per label in ``labels``, over ``model_names`` without ``none``), small shares left out."""
+    out: dict[str, dict[str, float]] = {}
+    lab = np.asarray(labels)
+    for card in dict.fromkeys(labels):
+        mean = np.asarray(probs, np.float64)[lab == card].mean(axis=0)
+        mean = mean / max(float(mean.sum()), 1e-9)
+        out[card] = {
+            model_names[int(j)]: round(float(mean[j]), 4) for j in np.nonzero(mean >= floor)[0]
+        }
+    return out
 
 
 def model_id(path: str | Path) -> str:

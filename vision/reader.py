@@ -153,6 +153,9 @@ class TableReader:
         weight = self.profile.model_weight
 
         def prior(names: list[str]) -> npt.NDArray[Any]:
+            assert self.profile is not None
+            if self.profile.model_reads:
+                return weight * self.profile.model_prior(probs, model_names, names)
             cols = [index.get(n, len(model_names) - 1) for n in names]
             return np.asarray(weight * log_p[:, cols], np.float32)
 
