@@ -36,7 +36,7 @@ TILE_PATCH_HEIGHTS = (48, 64, 84)  # tiles are about this tall where the detecto
 PER_CORNER = 2  # proposals kept per index corner and size
 NEGATIVES = 2  # clutter proposals kept per card and size, as examples of "nothing"
 MAX_NONE = 0.9  # a proposal the recogniser is this sure is nothing is not an index
-JITTERS = 0  # jittered copies per crop: measured no better than the detector's own variety
+JITTERS = 4  # jittered copies per crop (and per clutter crop): the framings a read meets
 
 
 @dataclass
@@ -205,7 +205,8 @@ def card_index_crops(
                 for k, p in enumerate(proposals)
                 if 0.3 < p.mean(axis=0)[1] / ph < 0.7 or 0.4 < p.mean(axis=0)[0] / pw < 0.6
             ]
-            negatives += [batch[k] for _, k in sorted(away)[:NEGATIVES]]
+            for _, k in sorted(away)[:NEGATIVES]:
+                negatives += [batch[k], *jittered(patch, proposals[k], size)]
     return out
 
 
@@ -257,7 +258,8 @@ def tile_crops(
                 for k, p in enumerate(proposals)
                 if _inside(p.mean(axis=0), tile) and not same_object(p, tile)
             ]
-            negatives += [batch[k] for _, k in sorted(away)[:NEGATIVES]]
+            for _, k in sorted(away)[:NEGATIVES]:
+                negatives += [batch[k], *jittered(patch, proposals[k], size)]
     return out
 
 

@@ -21,7 +21,14 @@ import numpy.typing as npt
 
 from vision import enrol_layout
 from vision.crops import crop
-from vision.enroll import DeckProfile, EnrolError, model_id, model_reads, model_weight
+from vision.enroll import (
+    DeckProfile,
+    EnrolError,
+    ink_colour,
+    model_id,
+    model_reads,
+    model_weight,
+)
 from vision.labels import NONE
 from vision.reader import TableReader
 
@@ -82,6 +89,7 @@ class Enrolment:
         self.results: dict[int, ViewResult] = {}
         self.clutter: dict[int, list[npt.NDArray[np.uint8]]] = {}
         self.negatives = True
+        self.inks = True  # the profile also names by ink colour
 
     def plan(self) -> list[list[list[str]]]:
         """Per view, its rows of tokens: what the player lays out, top row first."""
@@ -221,4 +229,5 @@ class Enrolment:
             emb,
             model_weight=model_weight(accuracy),
             model_reads=model_reads(self.labels, probs[:, :-1], names[:-1]),
+            inks=ink_colour(np.stack(self.crops + clutter)) if self.inks else None,
         )

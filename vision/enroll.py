@@ -35,6 +35,11 @@ TEMPERATURE = 0.05  # softmax temperature over cosine similarities: sharp, as NN
 # style with seeds apart from the benchmark's (bench/vision_extra.py measures on others).
 OBJECT_MARGIN = 0.08
 NONE_WEIGHT = 0.1
+# Naming: how much a difference in ink colour (see :func:`ink_colour`) counts against a card,
+# in cosine similarity per unit of colour distance. The recognisers standardise each crop, so
+# their embeddings hardly tell a blue 2 from a green one; in a four-colour deck, or tiles in
+# four inks, that is the suit or colour.
+INK_WEIGHT = 0.3
 
 
 class EnrolError(ValueError):
@@ -83,21 +88,31 @@ class DeckProfile:
     # evidence for the joker and for the 4 alike (the profile tells them apart), instead of
     # for the 4 alone. Empty: the model's label is taken at its word.
     model_reads: dict[str, dict[str, float]] = field(default_factory=dict)
+    # Each example's ink colour (N x 2, :func:`ink_colour`); ``None``: names by shape alone.
+    inks: NDArray[np.float32] | None = None
 
     def __post_init__(self) -> None:
         self.embeddings = _normalise(self.embeddings)
         if len(self.labels) != len(self.embeddings):
             raise EnrolError("a profile needs one label per embedding")
+        if self.inks is not None and self.inks.shape != (len(self.labels), 2):
+            raise EnrolError("a profile needs one ink colour per embedding")
 
     @property
     def cards(self) -> list[str]:
         """The enrolled cards, each once, in the order they were enrolled."""
         return list(dict.fromkeys(self.labels))
 
-    def similarities(self, embeddings: NDArray[np.float32]) -> tuple[list[str], NDArray[Any]]:
+    def similarities(
+        self, embeddings: NDArray[np.float32], inks: NDArray[np.float32] | None = None
+    ) -> tuple[list[str], NDArray[Any]]:
         """(label names, N x labels): each embedding's cosine similarity to the nearest
-        enrolled example of each label."""
+        enrolled example of each label; given the crops' ``inks`` (and a profile with
+        them), less :data:`INK_WEIGHT` per unit of ink colour distance to that example."""
         sims = _normalise(embeddings) @ self.embeddings.T  # N x M
+        if inks is not None and self.inks is not None:
+            diff = np.asarray(inks, np.float32)[:, None, :] - self.inks[None, :, :]
+            sims = sims - INK_WEIGHT * np.sqrt((diff**2).sum(axis=2))
         names = sorted(set(self.labels))
         per_label = np.full((len(sims), len(names)), -1.0, np.float32)
         col = {n: i for i, n in enumerate(names)}
@@ -127,14 +142,16 @@ class DeckProfile:
         top: int = 3,
         prior: Callable[[list[str]], NDArray[Any]] | None = None,
         cards_only: bool = False,
+        inks: NDArray[np.float32] | None = None,
     ) -> list[tuple[str, float, list[tuple[str, float]]]]:
         """(label, confidence, alternatives) per embedding, by nearest enrolled card.
         ``prior``, given the label names, returns N x labels log-probabilities to add (the
         model's own opinion, weighed in). ``cards_only``: leave the clutter examples out
-        (whether the crop is an object was decided already)."""
+        (whether the crop is an object was decided already). ``inks``: the crops' ink
+        colours, where the profile has them."""
         if len(embeddings) == 0:
             return []
-        names, per_label = self.similarities(embeddings)
+        names, per_label = self.similarities(embeddings, inks)
         if cards_only and NONE in names and len(names) > 1:
             k = names.index(NONE)
             names = names[:k] + names[k + 1 :]
@@ -195,7 +212,8 @@ class DeckProfile:
     def save(self, root: str | Path | None = None) -> Path:
         path = profile_path(self.game, self.deck, root)
         path.parent.mkdir(parents=True, exist_ok=True)
-        np.save(path.with_suffix(".npy"), self.embeddings)
+        stored = self.embeddings if self.inks is None else np.hstack([self.embeddings, self.inks])
+        np.save(path.with_suffix(".npy"), stored)
         meta = {
             "version": FORMAT_VERSION,
             "game": self.game,
@@ -205,6 +223,7 @@ class DeckProfile:
             "passes": self.passes,
             "model_weight": self.model_weight,
             "model_reads": self.model_reads,
+            "ink_columns": 0 if self.inks is None else 2,  # the last columns of the .npy
         }
         tmp = path.with_suffix(".json.tmp")
         tmp.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
@@ -224,6 +243,9 @@ class DeckProfile:
             emb = np.load(path.with_suffix(".npy"))
             if meta.get("version") != FORMAT_VERSION:
                 raise EnrolError(f"unsupported deck profile version {meta.get('version')}")
+            ink_columns = int(meta.get("ink_columns", 0))
+            inks = emb[:, -ink_columns:] if ink_columns else None
+            emb = emb[:, : emb.shape[1] - ink_columns]
             return cls(
                 str(meta["game"]),
                 str(meta["deck"]),
@@ -236,6 +258,7 @@ class DeckProfile:
                     str(k): {str(m): float(p) for m, p in v.items()}
                     for k, v in meta.get("model_reads", {}).items()
                 },
+                inks,
             )
         except (OSError, KeyError, ValueError) as exc:
             if isinstance(exc, EnrolError):
@@ -357,6 +380,28 @@ def enrol(
     crops = np.concatenate([c for c in crops_per_view if len(c)], axis=0)
     emb = np.asarray(embed(crops), np.float32)
     return DeckProfile(game, deck, model, list(order), emb), report
+
+
+def ink_colour(crops: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """N x 2: the colour of each crop's ink against its paper, (a*, b*) in CIELAB over 40:
+    the median of the darkest quarter of the crop's middle less the median of its lightest
+    two fifths. A colour cast of the light moves paper and ink alike, so it mostly cancels
+    (black ink reads as the paper's own colour turned round, the same on every card of a
+    deck)."""
+    import cv2
+
+    n, h, w = crops.shape[:3]
+    if n == 0:
+        return np.zeros((0, 2), np.float32)
+    middle = np.ascontiguousarray(crops[:, h // 10 : h - h // 10, w // 6 : w - w // 6])
+    m = middle.shape[1] * middle.shape[2]
+    lab = cv2.cvtColor(middle.reshape(n * middle.shape[1], middle.shape[2], 3), cv2.COLOR_BGR2LAB)
+    lab = lab.reshape(n, m, 3).astype(np.float32)
+    order = np.argsort(lab[:, :, 0], axis=1, kind="stable")
+    ab = np.take_along_axis(lab[:, :, 1:], order[:, :, None], axis=1)
+    ink = np.median(ab[:, : max(1, m // 4)], axis=1)
+    paper = np.median(ab[:, m - max(1, 2 * m // 5) :], axis=1)
+    return np.asarray((ink - paper) / 40.0, np.float32)
 
 
 def pixel_embed(crops: NDArray[np.uint8], size: tuple[int, int] = (12, 16)) -> NDArray[np.float32]:
