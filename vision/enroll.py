@@ -103,23 +103,49 @@ class DeckProfile:
         """The enrolled cards, each once, in the order they were enrolled."""
         return list(dict.fromkeys(self.labels))
 
+    def _grouped(self) -> tuple[list[str], NDArray[Any], NDArray[np.float32], NDArray[Any] | None]:
+        """Label names, where each label's examples start, and the embeddings (and inks)
+        grouped by label: worked out once, as a profile holds thousands of examples and a
+        read compares every crop with all of them."""
+        key = (id(self.labels), len(self.labels), id(self.embeddings), id(self.inks))
+        cached = getattr(self, "_groups", None)
+        if cached is None or cached[0] != key:
+            names = sorted(set(self.labels))
+            col = {n: i for i, n in enumerate(names)}
+            owner = np.array([col[label] for label in self.labels])
+            order = np.argsort(owner, kind="stable")
+            starts = np.searchsorted(owner[order], np.arange(len(names)))
+            inks = None if self.inks is None else np.ascontiguousarray(self.inks[order])
+            emb = np.ascontiguousarray(self.embeddings[order])
+            cached = (key, names, starts, emb, inks)
+            self._groups = cached
+        return list(cached[1]), cached[2], cached[3], cached[4]
+
     def similarities(
         self, embeddings: NDArray[np.float32], inks: NDArray[np.float32] | None = None
     ) -> tuple[list[str], NDArray[Any]]:
         """(label names, N x labels): each embedding's cosine similarity to the nearest
         enrolled example of each label; given the crops' ``inks`` (and a profile with
         them), less :data:`INK_WEIGHT` per unit of ink colour distance to that example."""
-        sims = _normalise(embeddings) @ self.embeddings.T  # N x M
-        if inks is not None and self.inks is not None:
-            diff = np.asarray(inks, np.float32)[:, None, :] - self.inks[None, :, :]
-            sims = sims - INK_WEIGHT * np.sqrt((diff**2).sum(axis=2))
-        names = sorted(set(self.labels))
-        per_label = np.full((len(sims), len(names)), -1.0, np.float32)
-        col = {n: i for i, n in enumerate(names)}
-        for j, label in enumerate(self.labels):
-            k = col[label]
-            per_label[:, k] = np.maximum(per_label[:, k], sims[:, j])
-        return names, per_label
+        names, starts, grouped, grouped_inks = self._grouped()
+        if len(embeddings) == 0:
+            return names, np.zeros((0, len(names)), np.float32)
+        # A read asks twice for the same crops (object or nothing, then which card): the
+        # product with thousands of examples is kept for the second time.
+        last = getattr(self, "_last_product", None)
+        if last is not None and last[0] is embeddings:
+            sims = last[1]
+        else:
+            sims = _normalise(embeddings) @ grouped.T  # N x M, examples grouped by label
+            self._last_product = (embeddings, sims)
+        if inks is not None and grouped_inks is not None:
+            q = np.asarray(inks, np.float32)
+            # |q - e| with the square expanded: matrix products, no N x M x 2 difference.
+            sq = (q**2).sum(axis=1)[:, None] + (grouped_inks**2).sum(axis=1)[None, :]
+            sq -= 2 * q @ grouped_inks.T
+            sims = sims - INK_WEIGHT * np.sqrt(np.maximum(sq, 0.0, out=sq), out=sq)
+        per_label = np.maximum.reduceat(sims, starts, axis=1)
+        return names, np.asarray(per_label, np.float32)
 
     def object_margin(
         self, embeddings: NDArray[np.float32], p_none: NDArray[Any]
