@@ -131,3 +131,76 @@ def test_model_weight_grows_with_how_well_the_model_reads_the_deck() -> None:
     assert enroll.model_weight(0.5) == 0.0  # a coin toss: its guesses mislead
     assert 0.9 < enroll.model_weight(0.675) < 1.1
     assert enroll.model_weight(0.9) == 2.0
+
+
+def test_the_models_word_counts_for_every_card_it_gives_that_word() -> None:
+    """The model reads this deck's star joker as k4: on a crop it calls k4, its word is
+    evidence for the joker and for the 4 alike (the profile then tells them apart), not for
+    the 4 alone; a card without a record keeps the model's own label."""
+    reads = enroll.model_reads(
+        ["J", "J", "k4", "k5"],
+        np.array([[0.8, 0.2, 0.0], [0.6, 0.0, 0.4], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]),
+        ["k4", "k5", "MJ"],
+    )
+    assert reads == {"J": {"k4": 0.7, "k5": 0.1, "MJ": 0.2}, "k4": {"k4": 1.0}, "k5": {"MJ": 1.0}}
+    e = np.eye(3, dtype=np.float32)
+    prof = enroll.DeckProfile("rummikub", "d", "m", ["J", "k4", "k5"], e, model_reads=reads)
+    names = ["J", "k4", "k5", "r1"]
+    model = ["k4", "k5", "MJ", "r1", "none"]
+    prior = prof.model_prior(np.array([[0.97, 0.01, 0.0, 0.01, 0.01]]), model, names)[0]
+    assert prior[0] > np.log(0.6) and prior[1] > np.log(0.9)  # J and k4 both supported
+    assert prior[2] < np.log(0.05)  # k5 was enrolled reading as MJ, which this crop is not
+    assert np.isclose(prior[3], np.log(0.01 + 1e-6))  # no record: the model's own r1
+    plain = enroll.DeckProfile("rummikub", "d", "m", ["J", "k4", "k5"], e)
+    assert not plain.model_reads
+
+
+def test_model_reads_are_stored_with_the_profile(tmp_path: Path) -> None:
+    e = np.eye(2, dtype=np.float32)
+    reads = {"AS": {"AS": 0.9, "AC": 0.1}, "KH": {"KH": 1.0}}
+    enroll.DeckProfile("cards", "d", "m", ["AS", "KH"], e, model_reads=reads).save(tmp_path)
+    assert enroll.DeckProfile.load("cards", "d", tmp_path).model_reads == reads
+
+
+def _glyph(ink: tuple[int, int, int], paper: tuple[int, int, int] = (215, 236, 246)) -> np.ndarray:
+    crop = np.zeros((40, 24, 3), np.uint8)
+    crop[:] = paper
+    crop[8:32, 9:15] = ink  # a stroke of ink in the crop's middle
+    return crop
+
+
+def test_ink_colour_tells_inks_apart_whatever_the_paper_and_light() -> None:
+    blue, green, black = (170, 80, 10), (40, 120, 20), (25, 25, 25)
+    inks = enroll.ink_colour(np.stack([_glyph(blue), _glyph(green), _glyph(black)]))
+    assert np.linalg.norm(inks[0] - inks[1]) > 0.5
+    assert min(np.linalg.norm(inks[2] - inks[0]), np.linalg.norm(inks[2] - inks[1])) > 0.5
+    # Warm lamp light: paper and ink shift together.
+    warm = (np.stack([_glyph(blue), _glyph(black)]) * np.array([0.8, 0.95, 1.1])).clip(0, 255)
+    shifted = enroll.ink_colour(warm.astype(np.uint8))
+    for got, want in ((shifted[0], 0), (shifted[1], 2)):  # still nearest its own ink
+        assert int(np.argmin(np.linalg.norm(inks - got, axis=1))) == want
+    assert enroll.ink_colour(np.zeros((0, 40, 24, 3), np.uint8)).shape == (0, 2)
+
+
+def test_the_ink_names_a_card_the_shape_cannot() -> None:
+    """A blue 2 and a green 2 look alike to a recogniser that standardises each crop; the
+    profile's ink colours tell them apart, and are stored with it."""
+    e = np.eye(3, dtype=np.float32)
+    emb = np.stack([e[0], e[0] + 0.01 * e[1]])  # the same shape
+    inks = enroll.ink_colour(np.stack([_glyph((170, 80, 10)), _glyph((40, 120, 20))]))
+    prof = enroll.DeckProfile("cards", "d", "m", ["2D", "2C"], emb, inks=inks)
+    query = np.stack([e[0] + 0.01 * e[1], e[0]])  # each nearer the other card by shape
+    assert [r[0] for r in prof.classify(query, inks=inks)] == ["2D", "2C"]
+    assert [r[0] for r in prof.classify(query)] == ["2C", "2D"]  # by shape alone
+
+
+def test_inks_are_stored_with_the_profile(tmp_path: Path) -> None:
+    inks = np.array([[0.5, -1.0], [0.0, 0.0]], np.float32)
+    prof = enroll.DeckProfile("cards", "d", "m", ["2D", "2S"], np.eye(2, dtype=np.float32))
+    prof.inks = inks
+    prof.save(tmp_path)
+    back = enroll.DeckProfile.load("cards", "d", tmp_path)
+    assert back.inks is not None and np.allclose(back.inks, inks)
+    assert np.allclose(back.embeddings, prof.embeddings)
+    with pytest.raises(enroll.EnrolError, match="one ink colour per embedding"):
+        enroll.DeckProfile("cards", "d", "m", ["2D"], np.eye(2, dtype=np.float32)[:1], inks=inks)

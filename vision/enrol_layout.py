@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from vision import detect
 from vision.crops import crop
+from vision.matching import same_object
 
 Image = npt.NDArray[Any]
 Quad = npt.NDArray[np.float32]
@@ -35,7 +36,7 @@ TILE_PATCH_HEIGHTS = (48, 64, 84)  # tiles are about this tall where the detecto
 PER_CORNER = 2  # proposals kept per index corner and size
 NEGATIVES = 2  # clutter proposals kept per card and size, as examples of "nothing"
 MAX_NONE = 0.9  # a proposal the recogniser is this sure is nothing is not an index
-JITTERS = 0  # jittered copies per crop: measured no better than the detector's own variety
+JITTERS = 4  # jittered copies per crop (and per clutter crop): the framings a read meets
 
 
 @dataclass
@@ -204,16 +205,24 @@ def card_index_crops(
                 for k, p in enumerate(proposals)
                 if 0.3 < p.mean(axis=0)[1] / ph < 0.7 or 0.4 < p.mean(axis=0)[0] / pw < 0.6
             ]
-            negatives += [batch[k] for _, k in sorted(away)[:NEGATIVES]]
+            for _, k in sorted(away)[:NEGATIVES]:
+                negatives += [batch[k], *jittered(patch, proposals[k], size)]
     return out
 
 
 def tile_crops(
-    image: Image, quad: Quad, size: tuple[int, int], none_score: NoneScore
+    image: Image,
+    quad: Quad,
+    size: tuple[int, int],
+    none_score: NoneScore,
+    negatives: list[npt.NDArray[np.uint8]] | None = None,
 ) -> list[npt.NDArray[np.uint8]]:
     """A tile as recogniser crops: the detector's proposals on the tile, looked at upright at
     the sizes tiles have in play photos (the detector frames a tile from its face, or from
-    its number's size, which then sits in the middle), the most object-like first."""
+    its number's size, which then sits in the middle), the most object-like first.
+    ``negatives``, when given, collects the most object-like proposals on the tile that a
+    read would not count as the tile (a maker's bar, one star of a double joker, a number
+    framed sideways): this deck's clutter."""
     out = []
     for height in TILE_PATCH_HEIGHTS:
         patch = upright_patch(image, quad, 2 * height, margin=0.5)
@@ -234,7 +243,29 @@ def tile_crops(
                 fits.append((float(p_none[k]), k))
         for _, k in sorted(fits)[:PER_CORNER]:
             out += [batch[k], *jittered(patch, proposals[k], size)]
+        if negatives is not None:
+            tile = np.array(
+                [
+                    [pw / 4, ph / 4],
+                    [3 * pw / 4, ph / 4],
+                    [3 * pw / 4, 3 * ph / 4],
+                    [pw / 4, 3 * ph / 4],
+                ],
+                np.float32,
+            )
+            away = [
+                (float(p_none[k]), k)
+                for k, p in enumerate(proposals)
+                if _inside(p.mean(axis=0), tile) and not same_object(p, tile)
+            ]
+            for _, k in sorted(away)[:NEGATIVES]:
+                negatives += [batch[k], *jittered(patch, proposals[k], size)]
     return out
+
+
+def _inside(point: npt.NDArray[Any], quad: Quad) -> bool:
+    q = np.asarray(quad, np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(q, (float(point[0]), float(point[1])), False) >= 0
 
 
 def jittered(

@@ -21,7 +21,14 @@ import numpy.typing as npt
 
 from vision import enrol_layout
 from vision.crops import crop
-from vision.enroll import DeckProfile, EnrolError, model_id, model_weight
+from vision.enroll import (
+    DeckProfile,
+    EnrolError,
+    ink_colour,
+    model_id,
+    model_reads,
+    model_weight,
+)
 from vision.labels import NONE
 from vision.reader import TableReader
 
@@ -82,6 +89,7 @@ class Enrolment:
         self.results: dict[int, ViewResult] = {}
         self.clutter: dict[int, list[npt.NDArray[np.uint8]]] = {}
         self.negatives = True
+        self.inks = True  # the profile also names by ink colour
 
     def plan(self) -> list[list[list[str]]]:
         """Per view, its rows of tokens: what the player lays out, top row first."""
@@ -131,7 +139,9 @@ class Enrolment:
                 continue
             quad = here[0].quad
             if self.reader.kind == "tiles":
-                found = enrol_layout.tile_crops(image, quad, size, self._none_score)
+                found = enrol_layout.tile_crops(
+                    image, quad, size, self._none_score, clutter if self.negatives else None
+                )
             elif self.reader.kind == "cards":
                 found = enrol_layout.card_index_crops(
                     image, quad, size, self._none_score, clutter if self.negatives else None
@@ -218,4 +228,6 @@ class Enrolment:
             [*self.labels, *[NONE] * len(clutter)],
             emb,
             model_weight=model_weight(accuracy),
+            model_reads=model_reads(self.labels, probs[:, :-1], names[:-1]),
+            inks=ink_colour(np.stack(self.crops + clutter)) if self.inks else None,
         )

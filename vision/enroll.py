@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,11 @@ TEMPERATURE = 0.05  # softmax temperature over cosine similarities: sharp, as NN
 # style with seeds apart from the benchmark's (bench/vision_extra.py measures on others).
 OBJECT_MARGIN = 0.08
 NONE_WEIGHT = 0.1
+# Naming: how much a difference in ink colour (see :func:`ink_colour`) counts against a card,
+# in cosine similarity per unit of colour distance. The recognisers standardise each crop, so
+# their embeddings hardly tell a blue 2 from a green one; in a four-colour deck, or tiles in
+# four inks, that is the suit or colour.
+INK_WEIGHT = 0.3
 
 
 class EnrolError(ValueError):
@@ -77,28 +82,70 @@ class DeckProfile:
     # to similarities / TEMPERATURE): measured at enrolment by how well the model reads this
     # deck; 0 for a deck it cannot read.
     model_weight: float = 0.0
+    # How the model reads each enrolled card: {card: {model label: mean probability}} over
+    # the card's enrolled crops. The model's opinion then counts for a card through what it
+    # says on that card, so a deck whose star joker the model reads as a 4 gives "4" as
+    # evidence for the joker and for the 4 alike (the profile tells them apart), instead of
+    # for the 4 alone. Empty: the model's label is taken at its word.
+    model_reads: dict[str, dict[str, float]] = field(default_factory=dict)
+    # Each example's ink colour (N x 2, :func:`ink_colour`); ``None``: names by shape alone.
+    inks: NDArray[np.float32] | None = None
 
     def __post_init__(self) -> None:
         self.embeddings = _normalise(self.embeddings)
         if len(self.labels) != len(self.embeddings):
             raise EnrolError("a profile needs one label per embedding")
+        if self.inks is not None and self.inks.shape != (len(self.labels), 2):
+            raise EnrolError("a profile needs one ink colour per embedding")
 
     @property
     def cards(self) -> list[str]:
         """The enrolled cards, each once, in the order they were enrolled."""
         return list(dict.fromkeys(self.labels))
 
-    def similarities(self, embeddings: NDArray[np.float32]) -> tuple[list[str], NDArray[Any]]:
+    def _grouped(self) -> tuple[list[str], NDArray[Any], NDArray[np.float32], NDArray[Any] | None]:
+        """Label names, where each label's examples start, and the embeddings (and inks)
+        grouped by label: worked out once, as a profile holds thousands of examples and a
+        read compares every crop with all of them."""
+        key = (id(self.labels), len(self.labels), id(self.embeddings), id(self.inks))
+        cached = getattr(self, "_groups", None)
+        if cached is None or cached[0] != key:
+            names = sorted(set(self.labels))
+            col = {n: i for i, n in enumerate(names)}
+            owner = np.array([col[label] for label in self.labels])
+            order = np.argsort(owner, kind="stable")
+            starts = np.searchsorted(owner[order], np.arange(len(names)))
+            inks = None if self.inks is None else np.ascontiguousarray(self.inks[order])
+            emb = np.ascontiguousarray(self.embeddings[order])
+            cached = (key, names, starts, emb, inks)
+            self._groups = cached
+        return list(cached[1]), cached[2], cached[3], cached[4]
+
+    def similarities(
+        self, embeddings: NDArray[np.float32], inks: NDArray[np.float32] | None = None
+    ) -> tuple[list[str], NDArray[Any]]:
         """(label names, N x labels): each embedding's cosine similarity to the nearest
-        enrolled example of each label."""
-        sims = _normalise(embeddings) @ self.embeddings.T  # N x M
-        names = sorted(set(self.labels))
-        per_label = np.full((len(sims), len(names)), -1.0, np.float32)
-        col = {n: i for i, n in enumerate(names)}
-        for j, label in enumerate(self.labels):
-            k = col[label]
-            per_label[:, k] = np.maximum(per_label[:, k], sims[:, j])
-        return names, per_label
+        enrolled example of each label; given the crops' ``inks`` (and a profile with
+        them), less :data:`INK_WEIGHT` per unit of ink colour distance to that example."""
+        names, starts, grouped, grouped_inks = self._grouped()
+        if len(embeddings) == 0:
+            return names, np.zeros((0, len(names)), np.float32)
+        # A read asks twice for the same crops (object or nothing, then which card): the
+        # product with thousands of examples is kept for the second time.
+        last = getattr(self, "_last_product", None)
+        if last is not None and last[0] is embeddings:
+            sims = last[1]
+        else:
+            sims = _normalise(embeddings) @ grouped.T  # N x M, examples grouped by label
+            self._last_product = (embeddings, sims)
+        if inks is not None and grouped_inks is not None:
+            q = np.asarray(inks, np.float32)
+            # |q - e| with the square expanded: matrix products, no N x M x 2 difference.
+            sq = (q**2).sum(axis=1)[:, None] + (grouped_inks**2).sum(axis=1)[None, :]
+            sq -= 2 * q @ grouped_inks.T
+            sims = sims - INK_WEIGHT * np.sqrt(np.maximum(sq, 0.0, out=sq), out=sq)
+        per_label = np.maximum.reduceat(sims, starts, axis=1)
+        return names, np.asarray(per_label, np.float32)
 
     def object_margin(
         self, embeddings: NDArray[np.float32], p_none: NDArray[Any]
@@ -121,14 +168,16 @@ class DeckProfile:
         top: int = 3,
         prior: Callable[[list[str]], NDArray[Any]] | None = None,
         cards_only: bool = False,
+        inks: NDArray[np.float32] | None = None,
     ) -> list[tuple[str, float, list[tuple[str, float]]]]:
         """(label, confidence, alternatives) per embedding, by nearest enrolled card.
         ``prior``, given the label names, returns N x labels log-probabilities to add (the
         model's own opinion, weighed in). ``cards_only``: leave the clutter examples out
-        (whether the crop is an object was decided already)."""
+        (whether the crop is an object was decided already). ``inks``: the crops' ink
+        colours, where the profile has them."""
         if len(embeddings) == 0:
             return []
-        names, per_label = self.similarities(embeddings)
+        names, per_label = self.similarities(embeddings, inks)
         if cards_only and NONE in names and len(names) > 1:
             k = names.index(NONE)
             names = names[:k] + names[k + 1 :]
@@ -158,13 +207,39 @@ class DeckProfile:
             np.concatenate([self.embeddings, other.embeddings]),
             self.passes + other.passes,
             min(self.model_weight, other.model_weight),
+            {**other.model_reads, **self.model_reads}
+            if self.model_reads and other.model_reads
+            else {},
         )
+
+    def model_prior(
+        self, probs: NDArray[Any], model_names: Sequence[str], names: Sequence[str]
+    ) -> NDArray[Any]:
+        """N x ``names`` log-evidence from the model's probabilities ``probs`` (N x
+        ``model_names``): for each card, how much of the model's belief falls where it put
+        its belief on that card's enrolled crops (a card without such a record: the model's
+        own label; ``none``: the model's none)."""
+        col = {n: i for i, n in enumerate(model_names)}
+        reads = np.zeros((len(model_names), len(names)), np.float32)
+        for k, name in enumerate(names):
+            seen = self.model_reads.get(name)
+            if seen:
+                for m, p in seen.items():
+                    if m in col:
+                        reads[col[m], k] = p
+                reads[:, k] /= max(float(reads[:, k].sum()), 1e-9)
+            elif name in col:
+                reads[col[name], k] = 1.0
+            else:
+                reads[-1, k] = 1.0  # a label the model lacks counts as its "none"
+        return np.asarray(np.log(np.asarray(probs, np.float32) @ reads + 1e-6), np.float32)
 
     # -- storage: JSON metadata beside an .npy of the embeddings -----------------------------
     def save(self, root: str | Path | None = None) -> Path:
         path = profile_path(self.game, self.deck, root)
         path.parent.mkdir(parents=True, exist_ok=True)
-        np.save(path.with_suffix(".npy"), self.embeddings)
+        stored = self.embeddings if self.inks is None else np.hstack([self.embeddings, self.inks])
+        np.save(path.with_suffix(".npy"), stored)
         meta = {
             "version": FORMAT_VERSION,
             "game": self.game,
@@ -173,6 +248,8 @@ class DeckProfile:
             "labels": self.labels,
             "passes": self.passes,
             "model_weight": self.model_weight,
+            "model_reads": self.model_reads,
+            "ink_columns": 0 if self.inks is None else 2,  # the last columns of the .npy
         }
         tmp = path.with_suffix(".json.tmp")
         tmp.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
@@ -192,6 +269,9 @@ class DeckProfile:
             emb = np.load(path.with_suffix(".npy"))
             if meta.get("version") != FORMAT_VERSION:
                 raise EnrolError(f"unsupported deck profile version {meta.get('version')}")
+            ink_columns = int(meta.get("ink_columns", 0))
+            inks = emb[:, -ink_columns:] if ink_columns else None
+            emb = emb[:, : emb.shape[1] - ink_columns]
             return cls(
                 str(meta["game"]),
                 str(meta["deck"]),
@@ -200,6 +280,11 @@ class DeckProfile:
                 emb,
                 int(meta.get("passes", 1)),
                 float(meta.get("model_weight", 0.0)),
+                {
+                    str(k): {str(m): float(p) for m, p in v.items()}
+                    for k, v in meta.get("model_reads", {}).items()
+                },
+                inks,
             )
         except (OSError, KeyError, ValueError) as exc:
             if isinstance(exc, EnrolError):
@@ -214,6 +299,22 @@ def model_weight(model_accuracy: float) -> float:
     better than one photo of each tile shows). Starting at 35% instead helped the previous
     cards model (+2.2 points) but cost the retrained one 11 points (81.3% -> 70.4%)."""
     return float(np.clip((model_accuracy - 0.5) / 0.35 * 2.0, 0.0, 2.0))
+
+
+def model_reads(
+    labels: Sequence[str], probs: NDArray[Any], model_names: Sequence[str], floor: float = 0.01
+) -> dict[str, dict[str, float]]:
+    """{card: {model label: mean probability}} over each card's crops (``probs``: one row
+    per label in ``labels``, over ``model_names`` without ``none``), small shares left out."""
+    out: dict[str, dict[str, float]] = {}
+    lab = np.asarray(labels)
+    for card in dict.fromkeys(labels):
+        mean = np.asarray(probs, np.float64)[lab == card].mean(axis=0)
+        mean = mean / max(float(mean.sum()), 1e-9)
+        out[card] = {
+            model_names[int(j)]: round(float(mean[j]), 4) for j in np.nonzero(mean >= floor)[0]
+        }
+    return out
 
 
 def model_id(path: str | Path) -> str:
@@ -305,6 +406,28 @@ def enrol(
     crops = np.concatenate([c for c in crops_per_view if len(c)], axis=0)
     emb = np.asarray(embed(crops), np.float32)
     return DeckProfile(game, deck, model, list(order), emb), report
+
+
+def ink_colour(crops: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """N x 2: the colour of each crop's ink against its paper, (a*, b*) in CIELAB over 40:
+    the median of the darkest quarter of the crop's middle less the median of its lightest
+    two fifths. A colour cast of the light moves paper and ink alike, so it mostly cancels
+    (black ink reads as the paper's own colour turned round, the same on every card of a
+    deck)."""
+    import cv2
+
+    n, h, w = crops.shape[:3]
+    if n == 0:
+        return np.zeros((0, 2), np.float32)
+    middle = np.ascontiguousarray(crops[:, h // 10 : h - h // 10, w // 6 : w - w // 6])
+    m = middle.shape[1] * middle.shape[2]
+    lab = cv2.cvtColor(middle.reshape(n * middle.shape[1], middle.shape[2], 3), cv2.COLOR_BGR2LAB)
+    lab = lab.reshape(n, m, 3).astype(np.float32)
+    order = np.argsort(lab[:, :, 0], axis=1, kind="stable")
+    ab = np.take_along_axis(lab[:, :, 1:], order[:, :, None], axis=1)
+    ink = np.median(ab[:, : max(1, m // 4)], axis=1)
+    paper = np.median(ab[:, m - max(1, 2 * m // 5) :], axis=1)
+    return np.asarray((ink - paper) / 40.0, np.float32)
 
 
 def pixel_embed(crops: NDArray[np.uint8], size: tuple[int, int] = (12, 16)) -> NDArray[np.float32]:

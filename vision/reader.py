@@ -153,6 +153,9 @@ class TableReader:
         weight = self.profile.model_weight
 
         def prior(names: list[str]) -> npt.NDArray[Any]:
+            assert self.profile is not None
+            if self.profile.model_reads:
+                return weight * self.profile.model_prior(probs, model_names, names)
             cols = [index.get(n, len(model_names) - 1) for n in names]
             return np.asarray(weight * log_p[:, cols], np.float32)
 
@@ -162,10 +165,14 @@ class TableReader:
         # A partly enrolled deck: the cards left out are the model's to name.
         left_out = set(model_names[:-1]) - set(self.profile.labels)
         gate = self.profile.object_margin(emb, probs[:, -1])
+        from vision.enroll import ink_colour
+
+        inks = None if self.profile.inks is None else ink_colour(batch)
+        named = self.profile.classify(
+            emb, prior=prior if weight else None, cards_only=gate is not None, inks=inks
+        )
         reads = []
-        for k, (label, conf, alts) in enumerate(
-            self.profile.classify(emb, prior=prior if weight else None, cards_only=gate is not None)
-        ):
+        for k, (label, conf, alts) in enumerate(named):
             p_none = float(probs[k, -1])
             alts = [a for a in alts if a[0] != NONE]
             if own[k] and own_label[k] in left_out:
