@@ -190,10 +190,10 @@ def enrolment() -> dict[str, Any]:
             )
             proposed += sum(any(same_object(q, t.quad) for q in quads) for t in scene.truths)
         for scene in scenes:
-            before.add(score(reader.read(scene.image).objects, scene.truths))
+            before.add(score(reader.read(scene.image).objects, scene.truths, partial=scene.partial))
         reader.use_deck(profile)
         for scene in scenes:
-            after.add(score(reader.read(scene.image).objects, scene.truths))
+            after.add(score(reader.read(scene.image).objects, scene.truths, partial=scene.partial))
 
         def summary(s: Score, proposed: int = proposed) -> dict[str, Any]:
             return {
