@@ -163,6 +163,21 @@ def upright_patch(image: Image, quad: Quad, height: int, margin: float = 0.06) -
     return crop(image, grown, (w, height))
 
 
+def _scored_proposals(
+    patch: Image,
+    propose: Callable[[Image], list[Quad]],
+    size: tuple[int, int],
+    none_score: NoneScore,
+) -> tuple[list[Quad], npt.NDArray[np.uint8], npt.NDArray[np.float32]]:
+    """The detector's proposals on ``patch``, their crops, and how sure the model is that
+    each is nothing."""
+    proposals = propose(patch)
+    if not proposals:
+        return [], np.zeros((0,), np.uint8), np.zeros((0,), np.float32)
+    batch = np.stack([crop(patch, p, size) for p in proposals])
+    return proposals, batch, none_score(batch)
+
+
 def card_index_crops(
     image: Image,
     quad: Quad,
@@ -179,11 +194,11 @@ def card_index_crops(
     for height in CARD_PATCH_HEIGHTS:
         patch = upright_patch(image, quad, height)
         ph, pw = patch.shape[:2]
-        proposals = detect.card_candidates(patch)
+        proposals, batch, p_none = _scored_proposals(
+            patch, detect.card_candidates, size, none_score
+        )
         if not proposals:
             continue
-        batch = np.stack([crop(patch, p, size) for p in proposals])
-        p_none = none_score(batch)
         for corner in ((0.0, 0.0), (1.0, 1.0)):  # top-left, and bottom-right (turned)
             fits = []
             for k, p in enumerate(proposals):
@@ -227,11 +242,11 @@ def tile_crops(
     for height in TILE_PATCH_HEIGHTS:
         patch = upright_patch(image, quad, 2 * height, margin=0.5)
         ph, pw = patch.shape[:2]
-        proposals = detect.tile_candidates(patch)
+        proposals, batch, p_none = _scored_proposals(
+            patch, detect.tile_candidates, size, none_score
+        )
         if not proposals:
             continue
-        batch = np.stack([crop(patch, p, size) for p in proposals])
-        p_none = none_score(batch)
         fits = []
         for k, p in enumerate(proposals):
             cx, cy = p.mean(axis=0)
