@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision import synth_fourcolor as fourcolor
-from vision.detect_fourcolor import candidates
+from vision.detect_fourcolor import candidates, faces
 
 
 def _found(det: np.ndarray, truth: np.ndarray) -> bool:
@@ -40,3 +40,16 @@ def test_an_empty_table_proposes_little() -> None:
     bare = np.full_like(scene.image, 0)
     bare[:] = scene.image[:40, :40].mean(axis=(0, 1)).astype(np.uint8)
     assert len(candidates(bare)) <= 2
+
+
+def test_cards_on_the_darker_side_of_an_unevenly_lit_pale_table_are_paper() -> None:
+    # A pale table lit from the left (250 -> 190 across) and a card at each side, its paper
+    # a little brighter than the table around it: one global level (the image's 60th
+    # percentile, 226 here) lost the card on the darker side.
+    h, w = 480, 640
+    table = np.tile(np.linspace(250, 190, w), (h, 1))
+    image = np.repeat(table[..., None], 3, axis=2).astype(np.uint8)
+    for x, paper in ((60, 252), (520, 212)):
+        image[150:350, x : x + 60] = paper
+    mask = faces(image)
+    assert mask[250, 90] > 0 and mask[250, 550] > 0

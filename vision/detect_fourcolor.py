@@ -54,11 +54,8 @@ def _ink(image: Image, stroke: int = 15) -> Image:
     return np.asarray(mask, np.uint8)
 
 
-def faces(image: Image) -> Image:
-    """Pale, unsaturated paper with its printed holes filled: where card faces are."""
-    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
-    v, s = hsv[..., 2], hsv[..., 1]
-    level = min(235, max(150, int(np.percentile(v, 60))))
+def _paper(v: Image, s: Image, level: Image | int) -> Image:
+    """255 on pale, unsaturated pixels at least ``level`` bright, printed holes filled."""
     paper = ((v >= level) & (s < 70)).astype(np.uint8) * 255
     paper = np.asarray(
         cv2.morphologyEx(paper, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), np.uint8
@@ -69,7 +66,26 @@ def faces(image: Image) -> Image:
     # A hole in the paper (printing): inside the image and small.
     hole = (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h) & (area < 0.02 * h * w)
     hole[0] = False
-    filled = np.where(hole[labels], np.uint8(255), paper).astype(np.uint8)
+    return np.where(hole[labels], np.uint8(255), paper).astype(np.uint8)
+
+
+LIGHT_WINDOW = 4  # the local brightness level is taken over 1/4 of the image's longer side
+
+
+def faces(image: Image) -> Image:
+    """Pale, unsaturated paper with its printed holes filled: where card faces are.
+
+    Paper is at least as bright as the image's 60th percentile, or as the mean brightness
+    around it: on a pale table lit unevenly, one global level takes the lit half of the
+    table for paper and loses the cards on the darker half (measured on fresh generated
+    tables, seeds 930000-39 and 940000-29: a third of the cards missed, a whole hand or meld
+    at a time)."""
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    v, s = np.asarray(hsv[..., 2], np.uint8), np.asarray(hsv[..., 1], np.uint8)
+    level = min(235, max(150, int(np.percentile(v, 60))))
+    k = max(v.shape) // LIGHT_WINDOW | 1
+    local = np.clip(cv2.blur(v, (k, k)), 150, 235).astype(np.uint8)
+    filled = cv2.bitwise_or(_paper(v, s, level), _paper(v, s, local))
     return np.asarray(cv2.erode(filled, np.ones((3, 3), np.uint8)), np.uint8)
 
 
