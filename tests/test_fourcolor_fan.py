@@ -155,3 +155,17 @@ def test_the_pivot_comes_from_where_the_fanned_characters_lie() -> None:
     found = fr.find_fan(fan)
     assert found is not None
     assert np.linalg.norm(found.pivot - PIVOT) < 3.0
+
+
+def test_a_meld_above_a_fan_is_not_taken_into_it() -> None:
+    # Three meld cards lying upright twice as far above the pivot as the fanned characters
+    # point at the pivot too (within 4°): they are no cards of the fan, whose characters lie
+    # on one circle about it, and must keep their own axes.
+    meld = [
+        _read(f"m{k}", np.array([x, 400.0]), np.array([0.0, 1.0]))
+        for k, x in enumerate((480.0, 500.0, 520.0))
+    ]
+    fan = fr.find_fan(_fan(off_by=0.0) + meld)
+    assert fan is not None
+    assert float(np.linalg.norm(fan.pivot - PIVOT)) < 5.0
+    assert not any(fan.holds(m) for m in meld)

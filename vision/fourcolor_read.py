@@ -412,6 +412,7 @@ def read_cards(
 FAN_AIM_DEG = 8.0  # a fanned card's axis passes this close (in angle) to the fan's pivot
 FAN_REACH = (1.5, 8.0)  # character to pivot, in character sizes
 FAN_REAIM_DEG = 50.0  # the most a read's own axis is corrected towards the pivot
+FAN_RING = 0.25  # fanned characters' distances from the pivot differ by at most this share
 
 
 def _angle(u: NDArray[np.float64], v: NDArray[np.float64]) -> float:
@@ -459,7 +460,15 @@ def find_fan(reads: Sequence[CharRead]) -> Fan | None:
             if not (lo * a.size <= s <= hi * a.size and lo * b.size <= t <= hi * b.size):
                 continue
             p = a.centre + s * a.down
-            inliers = [k for k, r in enumerate(reads) if _aims_at(r, p, FAN_AIM_DEG)]
+            # The fanned characters lie on one circle about the pivot: a meld's cards above
+            # a fan also point at its pivot, but from further away.
+            radius = (s + t) / 2
+            inliers = [
+                k
+                for k, r in enumerate(reads)
+                if _aims_at(r, p, FAN_AIM_DEG)
+                and abs(float(np.linalg.norm(p - r.centre)) - radius) <= FAN_RING * radius
+            ]
             if len(inliers) > len(best):
                 best = inliers
     if len(best) < 3:
