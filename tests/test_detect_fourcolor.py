@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision import synth_fourcolor as fourcolor
@@ -53,3 +54,13 @@ def test_cards_on_the_darker_side_of_an_unevenly_lit_pale_table_are_paper() -> N
         image[150:350, x : x + 60] = paper
     mask = faces(image)
     assert mask[250, 90] > 0 and mask[250, 550] > 0
+
+
+def test_a_badge_paled_by_glare_is_proposed() -> None:
+    # A dark disc printed on a card, lit so brightly that it is no longer dark outright
+    # (160, not below 100), is still much darker than the paper around it.
+    image = np.full((480, 640, 3), 60, np.uint8)
+    image[100:380, 250:350] = 240
+    cv2.circle(image, (300, 160), 22, (160, 160, 160), -1)
+    hits = [q for q in candidates(image) if np.linalg.norm(q.mean(axis=0) - (300, 160)) < 6]
+    assert any(38 <= float(np.linalg.norm(q[1] - q[0])) <= 56 for q in hits)

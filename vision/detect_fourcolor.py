@@ -235,8 +235,7 @@ def candidates(image: Image) -> list[Quad]:
     out += [q / f for q in _dense_peaks(np.asarray(strokes, np.uint8), [q * f for q in out])]
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     # Dark outright, or much darker than the paper around it (a badge under glare).
-    around = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (MAX_SIDE // 2 * 2 + 1,) * 2)
-    deep = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, around) > 70
+    deep = _paper_around(grey) > grey.astype(np.int16) + 70
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     for dark_px in ((grey < 100), deep):
         dark = np.asarray(
@@ -263,6 +262,17 @@ def candidates(image: Image) -> list[Quad]:
             if inside.size and float(np.median(inside)) < 110:  # a dark disc, not a ring of ink
                 out.append(_square(float(x), float(y), 2 * float(r) * 1.05, 0.0) / f)
     return out
+
+
+def _paper_around(grey: Image) -> NDArray[np.int16]:
+    """The brightness of the paper around each pixel: a closing by a disc a character wide
+    (what a badge sits in). Closed at half the resolution and scaled back: a disc this large
+    is not separable, and at full size it cost about half of all proposing (25 of 50 ms)."""
+    h, w = grey.shape
+    half = cv2.resize(grey, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (MAX_SIDE // 4 * 2 + 1,) * 2)
+    closed = cv2.morphologyEx(half, cv2.MORPH_CLOSE, disc)
+    return np.asarray(cv2.resize(closed, (w, h), interpolation=cv2.INTER_LINEAR), np.int16)
 
 
 def _round_blobs(dark: Image, f: float) -> list[Quad]:
