@@ -233,7 +233,7 @@ def candidates(image: Image) -> list[Quad]:
                     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
                     out.append(_square(cx, cy, size * 1.2, 0.0) / f)
     out += [q / f for q in _dense_peaks(np.asarray(strokes, np.uint8), [q * f for q in out])]
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    grey = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), np.uint8)
     # Dark outright, or much darker than the paper around it (a badge under glare).
     deep = _paper_around(grey) > grey.astype(np.int16) + 70
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
