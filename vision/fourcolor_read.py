@@ -18,6 +18,7 @@ deck profile, or a test oracle.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -53,12 +54,18 @@ class CharRead:
 
     @cached_property
     def size(self) -> float:
-        return float(np.linalg.norm(self.quad[1] - self.quad[0]))
+        return _dist(self.quad[1], self.quad[0])
 
     @cached_property
     def down(self) -> NDArray[np.float64]:
         d = (self.quad[3] - self.quad[0]) + (self.quad[2] - self.quad[1])
         return np.asarray(d / max(float(np.linalg.norm(d)), 1e-9), np.float64)
+
+
+def _dist(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
+    """Distance between two points (math.hypot: np.linalg.norm costs ~10x more per call, and
+    the geometry here asks tens of thousands of times per image)."""
+    return math.hypot(float(a[0] - b[0]), float(a[1] - b[1]))
 
 
 def turns(quad: Quad) -> list[Quad]:
@@ -94,7 +101,7 @@ def suppress(reads: list[CharRead]) -> list[CharRead]:
         clash = [
             i
             for i, k in enumerate(kept)
-            if float(np.linalg.norm(r.centre - k.centre)) <= 0.5 * max(r.size, k.size)
+            if _dist(r.centre, k.centre) <= 0.5 * max(r.size, k.size)
         ]
         if not clash:
             kept.append(r)
@@ -289,7 +296,7 @@ def beside_squares(
             for step in NEIGHBOUR_STEPS:
                 c = r.centre + side * right * step * width
                 if any(
-                    float(np.linalg.norm(c - o.centre)) < 0.5 * max(o.size, r.size) for o in known
+                    _dist(c, o.centre) < 0.5 * max(o.size, r.size) for o in known
                 ):
                     continue
                 for tilt in (0.0, side * NEIGHBOUR_TILT):
@@ -326,7 +333,7 @@ def _on_card(point: NDArray[np.float64], card: Quad, margin: float = 0.25) -> bo
     """Whether ``point`` lies on the centre line of ``card`` (within a margin of its ends)."""
     along = card[3] - card[0]
     length = float(np.linalg.norm(along))
-    width = float(np.linalg.norm(card[1] - card[0]))
+    width = _dist(card[1], card[0])
     u = along / max(length, 1e-9)
     rel = point - card[0] - (card[1] - card[0]) / 2
     t = float(rel @ u)
@@ -416,7 +423,7 @@ FAN_RING = 0.25  # fanned characters' distances from the pivot differ by at most
 
 
 def _angle(u: NDArray[np.float64], v: NDArray[np.float64]) -> float:
-    cos = float(u @ v) / max(float(np.linalg.norm(u) * np.linalg.norm(v)), 1e-9)
+    cos = float(u @ v) / max(math.hypot(u[0], u[1]) * math.hypot(v[0], v[1]), 1e-9)
     return float(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))))
 
 
@@ -439,7 +446,7 @@ class Fan:
     def holds(self, read: CharRead, degrees: float = FAN_REAIM_DEG) -> bool:
         """Whether ``read`` may be a card of this fan: at its distance, pointing roughly at
         its pivot."""
-        dist = float(np.linalg.norm(self.pivot - read.centre))
+        dist = _dist(self.pivot, read.centre)
         near, far = self.reach
         return near <= dist <= far and _aims_at(read, self.pivot, degrees)
 
@@ -467,21 +474,21 @@ def find_fan(reads: Sequence[CharRead]) -> Fan | None:
                 k
                 for k, r in enumerate(reads)
                 if _aims_at(r, p, FAN_AIM_DEG)
-                and abs(float(np.linalg.norm(p - r.centre)) - radius) <= FAN_RING * radius
+                and abs(_dist(p, r.centre) - radius) <= FAN_RING * radius
             ]
             if len(inliers) > len(best):
                 best = inliers
     if len(best) < 3:
         return None
     pivot = _pivot([reads[k] for k in best])
-    reach = [float(np.linalg.norm(pivot - reads[k].centre)) for k in best]
+    reach = [_dist(pivot, reads[k].centre) for k in best]
     fan = Fan(pivot, (0.8 * min(reach), 1.2 * max(reach)))
     # The fanned characters lie on a circle about the pivot: their places say where it is
     # more surely than their axes (each a few degrees off, and few when the fan is narrow).
     members = [r for r in reads if fan.holds(r)]
     centre = _circle_centre([r.centre for r in members]) if len(members) >= 4 else None
-    if centre is not None and float(np.linalg.norm(centre - pivot)) < 0.3 * float(np.mean(reach)):
-        dist = [float(np.linalg.norm(centre - r.centre)) for r in members]
+    if centre is not None and _dist(centre, pivot) < 0.3 * float(np.mean(reach)):
+        dist = [_dist(centre, r.centre) for r in members]
         if float(np.std(dist)) < 0.1 * float(np.mean(dist)):
             fan = Fan(centre, (0.8 * min(dist), 1.2 * max(dist)))
     return fan
@@ -537,7 +544,7 @@ def merge_doubles(
         for i, a in enumerate(reads)
         for j in range(i + 1, len(reads))
         if (b := reads[j]).label == a.label
-        and float(np.linalg.norm(a.centre - b.centre)) < DOUBLE_REACH * max(a.size, b.size)
+        and _dist(a.centre, b.centre) < DOUBLE_REACH * max(a.size, b.size)
         and _angle(a.down, b.down) < 20.0
     ]
     if not pairs:
@@ -576,7 +583,7 @@ def fan_squares(reads: Sequence[CharRead], fan: Fan, known: Sequence[CharRead]) 
                 rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
                 c = fan.pivot + rot @ (r.centre - fan.pivot)
                 if any(
-                    float(np.linalg.norm(c - o.centre)) < 0.4 * max(o.size, r.size) for o in known
+                    _dist(c, o.centre) < 0.4 * max(o.size, r.size) for o in known
                 ):
                     continue
                 quads.append(_square_at(c, r.size, fan.pivot - c))
@@ -590,7 +597,7 @@ def _aims_at(read: CharRead, point: NDArray[np.float64], degrees: float) -> bool
     """Whether ``point`` lies ahead of ``read`` along its axis (within ``degrees``), at a fan's
     distance: cards side by side in a row point within a few degrees of any far point."""
     to = point - read.centre
-    dist = float(np.linalg.norm(to)) / read.size
+    dist = math.hypot(to[0], to[1]) / read.size
     return FAN_REACH[0] <= dist <= FAN_REACH[1] and _angle(read.down, to) < degrees
 
 
@@ -641,13 +648,13 @@ def card_lengths(cards: list[tuple[CharRead, CharRead | None]]) -> list[float]:
     table), else by the usual layout."""
     span = 1 - 2 * CHAR_CENTRE
     ratios = [
-        float(np.linalg.norm(b.centre - a.centre)) / span / a.size
+        _dist(b.centre, a.centre) / span / a.size
         for a, b in cards
         if b is not None
     ]
     per_size = float(np.median(ratios)) if ratios else 1 / (CHAR_TO_WIDTH * CARD_ASPECT)
     return [
-        float(np.linalg.norm(b.centre - a.centre)) / span if b is not None else a.size * per_size
+        _dist(b.centre, a.centre) / span if b is not None else a.size * per_size
         for a, b in cards
     ]
 
