@@ -99,9 +99,7 @@ def suppress(reads: list[CharRead]) -> list[CharRead]:
     kept: list[CharRead] = []
     for r in sorted(reads, key=lambda r: -r.confidence):
         clash = [
-            i
-            for i, k in enumerate(kept)
-            if _dist(r.centre, k.centre) <= 0.5 * max(r.size, k.size)
+            i for i, k in enumerate(kept) if _dist(r.centre, k.centre) <= 0.5 * max(r.size, k.size)
         ]
         if not clash:
             kept.append(r)
@@ -295,9 +293,7 @@ def beside_squares(
         for side in (-1.0, 1.0):
             for step in NEIGHBOUR_STEPS:
                 c = r.centre + side * right * step * width
-                if any(
-                    _dist(c, o.centre) < 0.5 * max(o.size, r.size) for o in known
-                ):
+                if any(_dist(c, o.centre) < 0.5 * max(o.size, r.size) for o in known):
                     continue
                 for tilt in (0.0, side * NEIGHBOUR_TILT):
                     t = np.radians(tilt)
@@ -582,9 +578,7 @@ def fan_squares(reads: Sequence[CharRead], fan: Fan, known: Sequence[CharRead]) 
                 t = np.radians(sign * step)
                 rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
                 c = fan.pivot + rot @ (r.centre - fan.pivot)
-                if any(
-                    _dist(c, o.centre) < 0.4 * max(o.size, r.size) for o in known
-                ):
+                if any(_dist(c, o.centre) < 0.4 * max(o.size, r.size) for o in known):
                     continue
                 quads.append(_square_at(c, r.size, fan.pivot - c))
     return quads
@@ -647,15 +641,10 @@ def card_lengths(cards: list[tuple[CharRead, CharRead | None]]) -> list[float]:
     else from its character's size scaled by the cards whose both ends were seen (one deck per
     table), else by the usual layout."""
     span = 1 - 2 * CHAR_CENTRE
-    ratios = [
-        _dist(b.centre, a.centre) / span / a.size
-        for a, b in cards
-        if b is not None
-    ]
+    ratios = [_dist(b.centre, a.centre) / span / a.size for a, b in cards if b is not None]
     per_size = float(np.median(ratios)) if ratios else 1 / (CHAR_TO_WIDTH * CARD_ASPECT)
     return [
-        _dist(b.centre, a.centre) / span if b is not None else a.size * per_size
-        for a, b in cards
+        _dist(b.centre, a.centre) / span if b is not None else a.size * per_size for a, b in cards
     ]
 
 
