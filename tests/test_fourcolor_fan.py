@@ -169,3 +169,26 @@ def test_a_meld_above_a_fan_is_not_taken_into_it() -> None:
     assert fan is not None
     assert float(np.linalg.norm(fan.pivot - PIVOT)) < 5.0
     assert not any(fan.holds(m) for m in meld)
+
+
+def test_a_cards_far_end_read_askew_still_pairs_with_its_top() -> None:
+    # The far end of a fanned card lies among the other cards' ends and its read axis may be
+    # 35° off; the surer read (that far end) is asked first, so the pair is seen from the top.
+    top = _read("rS", np.array([500.0, 300.0]), np.array([0.0, 1.0]), 0.9)
+    far = _read("rS", np.array([500.0, 392.0]), _turn(np.array([0.0, -1.0]), 35.0), 0.95)
+    cards = fr.paired([top, far])
+    assert len(cards) == 1 and cards[0][1] is not None
+
+
+def test_a_far_end_pairs_with_the_top_it_fits_best() -> None:
+    # Two cards of one label side by side; the far end seen is the right card's. The left
+    # card's axis, turned towards it, would also admit it, but less well.
+    far = _read("gH", np.array([545.0, 392.0]), np.array([0.0, -1.0]), 0.95)
+    left_top = np.array([500.0, 300.0])
+    towards = _turn((far.centre - left_top) / np.linalg.norm(far.centre - left_top), 8.0)
+    left = _read("gH", left_top, towards, 0.9)
+    right = _read("gH", np.array([545.0, 300.0]), np.array([0.0, 1.0]), 0.85)
+    pairs = [(a, b) for a, b in fr.paired([far, left, right]) if b is not None]
+    assert len(pairs) == 1
+    ends = sorted(tuple(r.centre.round().tolist()) for r in pairs[0])  # type: ignore[union-attr]
+    assert ends == [(545.0, 300.0), (545.0, 392.0)]

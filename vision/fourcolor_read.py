@@ -130,27 +130,45 @@ def paired(reads: list[CharRead]) -> list[tuple[CharRead, CharRead | None]]:
             continue
         a = reads[i]
         used.add(i)
+        # The partner that fits best: in a fan, two cards of one label lie side by side and
+        # their far ends crowd together.
+        fits = [
+            (fit, j)
+            for j in order
+            if j not in used
+            and reads[j].label == a.label
+            and float(a.down @ reads[j].down) <= -0.8
+            and (fit := _pair_fit(a, reads[j])) is not None
+        ]
         partner: CharRead | None = None
-        for j in order:
-            if j in used:
-                continue
-            b = reads[j]
-            if b.label != a.label or float(a.down @ b.down) > -0.8:
-                continue
-            offset = b.centre - a.centre
-            size = min(a.size, b.size)  # proposals can be loose; the tighter one is the guide
-            along = float(offset @ a.down) / size
-            across = abs(float(offset @ np.array([-a.down[1], a.down[0]]))) / size
-            if CARD_LENGTH[0] <= along <= CARD_LENGTH[1] and across < 0.6:
-                used.add(j)
-                partner = b
-                break
+        if fits:
+            j = min(fits, key=lambda f: f[0])[1]
+            used.add(j)
+            partner = reads[j]
         # The line between a card's two characters is the card's own axis: truer than either
         # proposal's turn, which may be square to the image rather than to the card.
         out.append(
             (a, None) if partner is None else (_facing(a, partner.centre - a.centre), partner)
         )
     return out
+
+
+def _ends_of_one_card(a: CharRead, b: CharRead) -> float | None:
+    """How far (in character sizes) ``b`` lies off ``a``'s axis, when it lies where the far end
+    of ``a``'s card prints its character; None when it does not."""
+    offset = b.centre - a.centre
+    size = min(a.size, b.size)  # proposals can be loose; the tighter one is the guide
+    along = float(offset @ a.down) / size
+    across = abs(float(offset @ np.array([-a.down[1], a.down[0]]))) / size
+    return across if CARD_LENGTH[0] <= along <= CARD_LENGTH[1] and across < 0.6 else None
+
+
+def _pair_fit(a: CharRead, b: CharRead) -> float | None:
+    """:func:`_ends_of_one_card` asked from both ends, the better fit: either read's axis may
+    be the one that is off (the far end of a fanned card lies among the other cards' ends,
+    where strokes mislead)."""
+    fits = [f for f in (_ends_of_one_card(a, b), _ends_of_one_card(b, a)) if f is not None]
+    return min(fits) if fits else None
 
 
 def stroke_angle(image: NDArray[np.uint8], quad: Quad) -> float | None:
