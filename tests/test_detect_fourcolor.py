@@ -52,7 +52,7 @@ def test_cards_on_the_darker_side_of_an_unevenly_lit_pale_table_are_paper() -> N
     image = np.repeat(table[..., None], 3, axis=2).astype(np.uint8)
     for x, paper in ((60, 252), (520, 212)):
         image[150:350, x : x + 60] = paper
-    mask = faces(image)
+    mask = faces(image, local_light=True)
     assert mask[250, 90] > 0 and mask[250, 550] > 0
 
 

@@ -72,20 +72,23 @@ def _paper(v: Image, s: Image, level: Image | int) -> Image:
 LIGHT_WINDOW = 4  # the local brightness level is taken over 1/4 of the image's longer side
 
 
-def faces(image: Image) -> Image:
+def faces(image: Image, local_light: bool = False) -> Image:
     """Pale, unsaturated paper with its printed holes filled: where card faces are.
 
-    Paper is at least as bright as the image's 60th percentile, or as the mean brightness
-    around it: on a pale table lit unevenly, one global level takes the lit half of the
-    table for paper and loses the cards on the darker half (measured on fresh generated
-    tables, seeds 930000-39 and 940000-29: a third of the cards missed, a whole hand or meld
-    at a time)."""
+    Paper is at least as bright as the image's 60th percentile, and with ``local_light`` also
+    where it is as bright as the mean brightness around it: on a pale table lit unevenly, one
+    global level takes the lit half of the table for paper and loses the cards on the darker
+    half (measured on fresh generated tables, seeds 930000-39 and 940000-29: a third of the
+    cards missed, a whole hand or meld at a time). Proposals want that; measuring where a
+    card's paper ends does not (the table around takes the local level too)."""
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     v, s = np.asarray(hsv[..., 2], np.uint8), np.asarray(hsv[..., 1], np.uint8)
     level = min(235, max(150, int(np.percentile(v, 60))))
-    k = max(v.shape) // LIGHT_WINDOW | 1
-    local = np.clip(cv2.blur(v, (k, k)), 150, 235).astype(np.uint8)
-    filled = cv2.bitwise_or(_paper(v, s, level), _paper(v, s, local))
+    filled = _paper(v, s, level)
+    if local_light:
+        k = max(v.shape) // LIGHT_WINDOW | 1
+        local = np.clip(cv2.blur(v, (k, k)), 150, 235).astype(np.uint8)
+        filled = np.asarray(cv2.bitwise_or(filled, _paper(v, s, local)), np.uint8)
     return np.asarray(cv2.erode(filled, np.ones((3, 3), np.uint8)), np.uint8)
 
 
@@ -200,7 +203,7 @@ def candidates(image: Image) -> list[Quad]:
         if f < 1
         else image
     )
-    face = faces(small)
+    face = faces(small, local_light=True)
     ink15 = _ink(small, 15)
     strokes = cv2.bitwise_and(ink15, face)
     out: list[Quad] = []
