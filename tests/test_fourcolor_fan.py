@@ -192,3 +192,22 @@ def test_a_far_end_pairs_with_the_top_it_fits_best() -> None:
     assert len(pairs) == 1
     ends = sorted(tuple(r.centre.round().tolist()) for r in pairs[0])  # type: ignore[union-attr]
     assert ends == [(545.0, 300.0), (545.0, 392.0)]
+
+
+def test_two_reads_closer_than_fan_neighbours_are_one_though_the_view_between_disagrees() -> None:
+    blank = np.full((400, 400, 3), 128, np.uint8)
+
+    def classify(image: np.ndarray, quads: Sequence[np.ndarray]) -> list[tuple[str, float]]:
+        return [("none", 0.9)] * len(quads)  # the view between them shows nothing sure
+
+    def pair(apart: float) -> list[fr.CharRead]:
+        a = _read("yS", np.array([200.0, 200.0]), np.array([0.0, 1.0]), 0.92)
+        b = _read(
+            "yS", np.array([200.0 + apart * SIZE, 205.0]), _turn(np.array([0.0, 1.0]), 10), 0.85
+        )
+        return fr.merge_doubles(blank, [a, b], classify)
+
+    kept = pair(0.5)
+    assert len(kept) == 1 and kept[0].confidence == 0.92
+    # Fanned neighbours of one label (11° apart about the pivot: 0.69 of a character) stay two.
+    assert len(pair(0.72)) == 2

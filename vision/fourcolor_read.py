@@ -541,6 +541,7 @@ def aim_fans(
 
 
 DOUBLE_REACH = 0.8  # two reads of one label this close (in character sizes) may be one
+DOUBLE_SAME = 0.6  # ... and this close are one (fan neighbours lie >= 0.69 apart: 11° steps)
 
 
 def merge_doubles(
@@ -570,11 +571,15 @@ def merge_doubles(
     out: list[CharRead | None] = list(reads)
     for (i, j), q, r in zip(pairs, views, classify(image, views), strict=True):
         first, second = out[i], out[j]
-        if first is None or second is None or r[0] != first.label:
+        if first is None or second is None:
             continue
-        if float(r[1]) >= max(first.confidence, second.confidence):
+        if r[0] == first.label and float(r[1]) >= max(first.confidence, second.confidence):
             out[i] = CharRead(str(r[0]), float(r[1]), np.asarray(q, np.float64), _alternatives(r))
             out[j] = None
+        elif _dist(first.centre, second.centre) < DOUBLE_SAME * max(first.size, second.size):
+            # Closer than fanned neighbours ever lie: one character whichever way the view
+            # between reads; the surer read stays.
+            out[j if first.confidence >= second.confidence else i] = None
     return [r for r in out if r is not None]
 
 
