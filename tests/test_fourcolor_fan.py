@@ -211,3 +211,12 @@ def test_two_reads_closer_than_fan_neighbours_are_one_though_the_view_between_di
     assert len(kept) == 1 and kept[0].confidence == 0.92
     # Fanned neighbours of one label (11° apart about the pivot: 0.69 of a character) stay two.
     assert len(pair(0.72)) == 2
+
+
+def test_a_square_around_several_characters_is_no_card() -> None:
+    # Two cards alone on a table: a read of a square nearly three characters wide is no
+    # character of this deck (one deck, one scale per table).
+    small = _read("wE", np.array([200.0, 200.0]), np.array([0.0, 1.0]), 0.82)
+    big = fr.CharRead("wH", 0.86, fr._facing_square(np.array([260.0, 150.0]), 2.8 * SIZE))
+    kept = fr._one_per_card([(r, fr.card_quad(r, 3.6 * r.size)) for r in (small, big)])
+    assert [r.label for r, _ in kept] == ["wE"]

@@ -355,6 +355,9 @@ def _on_card(point: NDArray[np.float64], card: Quad, margin: float = 0.25) -> bo
     return -margin * length <= t <= (1 + margin) * length and across < 0.3 * width
 
 
+OVERSIZE = 2.0  # a read this many times the table's usual character size is no character
+
+
 def _one_per_card(cards: list[tuple[CharRead, Quad]]) -> list[tuple[CharRead, Quad]]:
     """One read per card. A read much smaller than the others is a fragment of a character
     (one deck, one scale per table); two reads with the same label, each on the other's card's
@@ -363,6 +366,12 @@ def _one_per_card(cards: list[tuple[CharRead, Quad]]) -> list[tuple[CharRead, Qu
     if len(cards) >= 3:
         typical = float(np.median([r.size for r, _ in cards]))
         cards = [c for c in cards if c[0].size >= 0.55 * typical]
+    if len(cards) >= 2:
+        # A square more than twice the usual character is around several characters (two
+        # cards alone on a table: the smaller read is the usual size, a fragment reads none).
+        sizes = [r.size for r, _ in cards]
+        usual = float(np.median(sizes)) if len(cards) >= 3 else min(sizes)
+        cards = [c for c in cards if c[0].size <= OVERSIZE * usual]
     kept: list[tuple[CharRead, Quad]] = []
     for r, q in sorted(cards, key=lambda c: -c[0].confidence):
         if not any(
