@@ -460,7 +460,10 @@ def tile_candidates(image: Image, max_candidates: int = 1500) -> list[Quad]:
                         # number's width, its short side the digits' height.
                         mine.append(_tile_from_glyph(g, 90.0, g.width * SQUAT_TO_TILE))
             size = -round(g.height * scale)
-            ranked += [(int(crowd), size, len(ranked) + k, q * scale) for k, q in enumerate(mine)]
+            # Up to three neighbours is still a number (two digits, a row of tiles, a dot of
+            # texture beside it); beyond that, the more crowded the later.
+            busy = max(int(crowd) - 3, 0)
+            ranked += [(busy, size, len(ranked) + k, q * scale) for k, q in enumerate(mine)]
     # A number on a tile has few ink blobs of its size around it; texture has many. Lonely
     # numbers first, the larger first (fine texture is small), so a busy cloth or a checked
     # table cannot push real tiles past the cap. The cap (1500) binds on knitted blankets
