@@ -59,3 +59,14 @@ def test_a_number_framed_alone_ranks_below_its_whole_tile() -> None:
     assert detect.prefer_whole([tile, face], ["MJ", "J"], [0.9, 0.97]) == [0.9, 0.97]
     near = _rect(100, 100, 60, 80)
     assert detect.prefer_whole([tile, near], ["k4", "k4"], [0.9, 0.97]) == [0.9, 0.97]
+
+
+def test_light_indices_of_a_dark_card_in_dim_light_are_proposed() -> None:
+    # A dark-faced All In card on a dark table in dim light: its light print stands 30-60
+    # grey levels above the face, under the fixed floor of 40 the light-print mask had.
+    scene = synth.card_scene(np.random.default_rng(40_015), "allin")
+    assert scene.conditions["lighting"] == "dim"
+    quads = detect.card_candidates(scene.image)
+    nines = [t for t in scene.truths if t.label == "9c"]
+    assert len(nines) == 2
+    assert all(any(same_object(q, t.quad) for q in quads) for t in nines)

@@ -217,13 +217,20 @@ def _working(image: Image, interpolation: int = cv2.INTER_AREA) -> tuple[Image, 
 
 
 # -- cards --------------------------------------------------------------------------------
+# Light print (dark-faced decks) must stand 40 above its surroundings, or twice Otsu's level
+# where that is lower, but at least this much: a fixed 40 lost the indices of a dark-faced
+# card in dim light (strokes 30-60 above the face, Otsu's level 15); a fixed 28 added light
+# clutter on bright real photos.
+BRIGHT_FLOOR = 28
+
+
 def bright_mask(image: Image, stroke: int) -> npt.NDArray[Any]:
     """255 where print is lighter than its surroundings (dark-faced decks)."""
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     k = cv2.getStructuringElement(cv2.MORPH_RECT, (stroke, stroke))
     light = cv2.morphologyEx(grey, cv2.MORPH_TOPHAT, k)
-    _, mask = cv2.threshold(light, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    mask[light < 40] = 0
+    level, mask = cv2.threshold(light, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask[light < min(max(2 * level, BRIGHT_FLOOR), 40)] = 0
     return mask
 
 
