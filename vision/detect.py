@@ -20,7 +20,9 @@ the same colour as the tiles, cards overlapping or fanned so that only a corner 
   The recogniser calls the wrong slants ``none``. Proposals are ranked by crowding (texture
   is crowded, a printed number is not) before the cap.
 * Cards: a corner index is a rank glyph (group) with a suit glyph beside it; every such pair
-  gives an oriented quad along the rank→suit axis (:func:`pair_quad`).
+  gives an oriented quad along the rank→suit axis (:func:`pair_quad`). The finest dark print
+  is also looked for at a lower level (print washed out by bright light), and light print
+  (dark-faced decks) at a floor that follows the image's own contrast (dim light).
 
 Detection over-proposes on purpose: the recogniser has a ``none`` class, and overlapping
 candidates are resolved after recognition (:func:`suppress`). All quads are TL TR BR BL in the
