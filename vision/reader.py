@@ -233,6 +233,10 @@ class TableReader:
         floor = self.min_confidence if self.profile is None else 0.0
         keep = [i for i, r in enumerate(reads) if r.label != NONE and r.confidence >= floor]
         ranks = [self._rank(reads[i]) for i in keep]
+        if self.kind == "tiles":
+            ranks = detect.prefer_whole(
+                [quads[i] for i in keep], [reads[i].label for i in keep], ranks
+            )
         chosen = detect.suppress([quads[i] for i in keep], ranks)
         if self.kind == "cards":
             # Measured on fresh generated scenes: a third of the spurious card reads were an

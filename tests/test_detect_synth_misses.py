@@ -1,0 +1,73 @@
+"""Detection fixes found by classifying misses on fresh generated scenes (seeds the benchmark
+does not use): each scene here lost objects before its fix."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision import detect, synth
+from vision.matching import aligned, same_object
+
+
+def _tiles_proposed(scene: synth.Scene) -> int:
+    quads = detect.tile_candidates(scene.image)
+    return sum(
+        any(same_object(q, t.quad) and aligned(q, t.quad) for q in quads) for t in scene.truths
+    )
+
+
+def test_tiles_on_a_dotted_table_are_proposed() -> None:
+    # A fine dotted cloth: each dot is lonely (its neighbours lie just over 1.5 dot heights
+    # away), so when lonelier ranked first, a thousand dots came before every two-digit
+    # number and every tile in a row, and the cap left none of them.
+    scene = synth.tile_scene(np.random.default_rng(40_033))
+    assert scene.conditions["surface"] == "pattern"
+    assert len(scene.truths) >= 30
+    assert _tiles_proposed(scene) >= 0.85 * len(scene.truths)  # was 3 of 36
+
+
+def test_washed_out_card_indices_are_proposed() -> None:
+    # Bright light on red indices: the strokes are fainter than the card edges and pips
+    # that set the ink threshold, and three of the four readable indices gave no proposal.
+    scene = synth.card_scene(np.random.default_rng(40_023))
+    assert scene.conditions["lighting"] == "bright"
+    quads = detect.card_candidates(scene.image)
+    missed = [t.label for t in scene.truths if not any(same_object(q, t.quad) for q in quads)]
+    assert missed == []
+
+
+def _rect(cx: float, cy: float, w: float, h: float) -> detect.Quad:
+    return np.array(
+        [
+            [cx - w / 2, cy - h / 2],
+            [cx + w / 2, cy - h / 2],
+            [cx + w / 2, cy + h / 2],
+            [cx - w / 2, cy + h / 2],
+        ],
+        np.float32,
+    )
+
+
+def test_a_number_framed_alone_ranks_below_its_whole_tile() -> None:
+    tile, face, other = _rect(100, 100, 72, 100), _rect(102, 98, 30, 40), _rect(300, 100, 20, 30)
+    ranks = detect.prefer_whole([tile, face, other], ["MJ", "MJ", "MJ"], [0.93, 0.97, 0.99])
+    assert ranks[1] < ranks[0]  # inside the tile: the tile wins the overlap
+    assert ranks[0] == 0.93 and ranks[2] == 0.99  # a read elsewhere keeps its score
+    kept = detect.suppress([tile, face, other], ranks)
+    assert sorted(kept) == [0, 2]
+    # Another label inside the tile, or a frame not much smaller, is left alone.
+    assert detect.prefer_whole([tile, face], ["MJ", "J"], [0.9, 0.97]) == [0.9, 0.97]
+    near = _rect(100, 100, 60, 80)
+    assert detect.prefer_whole([tile, near], ["k4", "k4"], [0.9, 0.97]) == [0.9, 0.97]
+
+
+def test_light_indices_of_a_dark_card_in_dim_light_are_proposed() -> None:
+    # A dark-faced All In card on a dark table in dim light: its light print stands 30-60
+    # grey levels above the face, under the fixed floor of 40 the light-print mask had.
+    scene = synth.card_scene(np.random.default_rng(40_015), "allin")
+    assert scene.conditions["lighting"] == "dim"
+    quads = detect.card_candidates(scene.image)
+    nines = [t for t in scene.truths if t.label == "9c"]
+    assert len(nines) == 2
+    # Neither was proposed before; the one in the fainter corner still is not.
+    assert sum(any(same_object(q, t.quad) for q in quads) for t in nines) >= 1
