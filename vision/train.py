@@ -44,6 +44,13 @@ class Settings:
     real: bool = True
     jitters: int = 3
     workers: int = 2
+    # Recipe comparisons: leave the training split's dev fold out (datasets.in_dev_fold).
+    dev_out: bool = False
+    # Each epoch sees every real-photo crop this many times (they are few, and the target).
+    real_repeat: int = 1
+    # Anisotropic stretch of the crops (log-scale spread): the shared photos were resized to
+    # 640×640 from other aspect ratios, so their indices are squashed one way or the other.
+    stretch: float = 0.0
 
 
 # The settings the shipped models were trained with (``tableref train KIND`` uses them).
@@ -202,7 +209,11 @@ def build(
     ]
     n_real = 0
     if settings.real:
-        photos = [p for p in datasets.load(kind) if p.split == "train"]  # type: ignore[arg-type]
+        photos = [
+            p
+            for p in datasets.load(kind)  # type: ignore[arg-type]
+            if p.split == "train" and not (settings.dev_out and datasets.in_dev_fold(p.path.name))
+        ]
         n_real = len(photos)
         # Real photos are few and precious: more jittered views of each.
         jobs += [
@@ -211,21 +222,41 @@ def build(
         ]
     xs: list[Crops] = []
     ys: list[int] = []
+    first_real = 0
     with ProcessPoolExecutor(max_workers=settings.workers) as pool:
         futures = [pool.submit(fn, arg) for fn, arg in jobs]
         for i, fut in enumerate(futures):
             cx, cy = fut.result()
             xs += cx
             ys += cy
+            if i + 1 == settings.scenes:
+                first_real = len(ys)
             if progress:
                 progress("render", i + 1, len(futures))
-    return np.stack(xs), np.array(ys, np.int64), {"scenes": settings.scenes, "photos": n_real}
+    sources = {"scenes": settings.scenes, "photos": n_real, "first_real_crop": first_real}
+    return np.stack(xs), np.array(ys, np.int64), sources
 
 
-def _augment(x: Any, kind: str, gen: Any) -> Any:
+def _stretch(x: Any, amount: float, gen: Any) -> Any:
+    """Squash each crop along x and stretch it along y (or the reverse), area kept."""
+    import torch
+    import torch.nn.functional as nnf
+
+    n = x.shape[0]
+    s = torch.exp(amount * (2 * torch.rand(n, generator=gen) - 1))
+    theta = torch.zeros(n, 2, 3)
+    theta[:, 0, 0] = s
+    theta[:, 1, 1] = 1 / s
+    grid = nnf.affine_grid(theta, list(x.shape), align_corners=False)
+    return nnf.grid_sample(x, grid, padding_mode="border", align_corners=False)
+
+
+def _augment(x: Any, kind: str, gen: Any, stretch: float = 0.0) -> Any:
     import torch
 
     n = x.shape[0]
+    if stretch > 0:
+        x = _stretch(x, stretch, gen)
     if kind not in UPRIGHT_ONLY:
         flip = torch.rand(n, generator=gen) < 0.5
         x = torch.where(flip[:, None, None, None], x.flip(2, 3), x)
@@ -246,6 +277,7 @@ def fit(
     y: npt.NDArray[np.int64],
     settings: Settings,
     progress: Callable[[str, int, int], None] | None = None,
+    first_real: int | None = None,
 ) -> tuple[Any, dict[str, float]]:
     import torch
 
@@ -257,6 +289,9 @@ def fit(
     order = np.random.default_rng(settings.seed).permutation(len(y))
     n_val = max(1, len(y) // 20)
     val, tr = order[:n_val], order[n_val:]
+    if first_real is not None and settings.real_repeat > 1:
+        real_tr = tr[tr >= first_real]
+        tr = np.concatenate([tr, *[real_tr] * (settings.real_repeat - 1)])
     xt = torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()
     yt = torch.from_numpy(y)
     model = Recogniser(spec)
@@ -270,7 +305,7 @@ def fit(
         perm = torch.from_numpy(tr)[torch.randperm(len(tr), generator=gen)]
         for b in range(max(1, len(tr) // settings.batch)):
             idx = perm[b * settings.batch : (b + 1) * settings.batch]
-            xb = _augment(xt[idx].float(), spec.name, gen)
+            xb = _augment(xt[idx].float(), spec.name, gen, settings.stretch)
             logits, _ = model(xb)
             loss = loss_fn(logits, yt[idx])
             opt.zero_grad()
@@ -352,11 +387,13 @@ def _cached_build(
     key = (
         f"{settings.kind}-s{settings.seed}-n{settings.scenes}-r{int(settings.real)}"
         f"-j{settings.jitters}-c{spec.crop[0]}x{spec.crop[1]}-v{_CACHE_VERSION[settings.kind]}"
+        + ("-dev" if settings.dev_out else "")
     )
     path = CACHE / f"{key}.npz"
     if path.is_file():
         data = np.load(path)
-        return data["x"], data["y"], {"scenes": int(data["scenes"]), "photos": int(data["photos"])}
+        sources = {k: int(data[k]) for k in ("scenes", "photos", "first_real_crop") if k in data}
+        return data["x"], data["y"], sources
     x, y, sources = _build_any(settings, progress)
     CACHE.mkdir(parents=True, exist_ok=True)
     np.savez(path, x=x, y=y, **sources)  # type: ignore[arg-type]
@@ -373,7 +410,7 @@ def train(
     spec = spec_for(settings.kind)
     x, y, sources = _cached_build(settings, progress) if cache else _build_any(settings, progress)
     built = time.perf_counter()
-    model, metrics = fit(spec, x, y, settings, progress)
+    model, metrics = fit(spec, x, y, settings, progress, sources.get("first_real_crop"))
     path = export(model, spec, out)
     return {
         "model": str(path),
