@@ -3,7 +3,8 @@
 Each labelled index that :func:`vision.evaluate.score` does not count right falls in one
 bucket, decided in this order:
 
-* ``no_proposal``: no detector proposal covers it (:func:`vision.matching.same_object`);
+* ``no_proposal``: no proposal (the detector's, or the reader's reframing of one) covers it
+  (:func:`vision.matching.same_object`);
 * ``wrong_label``: a kept read covers it but names another card;
 * ``lost_to_overlap``: a proposal over it was read right above the confidence floor, but
   :func:`vision.detect.suppress` / ``drop_repeats`` kept an overlapping read instead;
@@ -47,6 +48,8 @@ def miss_buckets(
     reading = reading or reader.read(image)
     quads = detect.card_candidates(image)
     reads = reader._recognise(crops(image, quads, reader.recogniser.spec.crop))
+    if reader.reframes:
+        quads, reads = reader._reframe(image, quads, reads)
     out: Counter[str] = Counter()
     for t in truths:
         if score(reading.objects, [t], ignore).right:
@@ -57,7 +60,7 @@ def miss_buckets(
             out["no_proposal"] += 1
         elif any(o.label != t.label for o in kept):
             out["wrong_label"] += 1
-        elif any(r.label == t.label and r.confidence >= reader.min_confidence for r in over):
+        elif any(r.label == t.label and r.confidence >= reader.read_floor for r in over):
             out["lost_to_overlap"] += 1
         elif any(r.label == t.label for r in over):
             out["right_below_floor"] += 1

@@ -23,10 +23,12 @@ import numpy as np
 import numpy.typing as npt
 
 from vision import datasets, detect, synth
-from vision.crops import crop
+from vision.crops import crop, reframed
 from vision.detect import quad_iou
+from vision.evaluate import other_corner
 from vision.labels import NONE, LabelSpec, spec_for
 from vision.matching import aligned, same_object
+from vision.reader import CARD_REFRAMES
 from vision.recognise import MODELS
 
 Crops = npt.NDArray[Any]
@@ -51,12 +53,24 @@ class Settings:
     # Anisotropic stretch of the crops (log-scale spread): the shared photos were resized to
     # 640×640 from other aspect ratios, so their indices are squashed one way or the other.
     stretch: float = 0.0
+    # Cards: also learn from every proposal in the reader's other frames (CARD_REFRAMES).
+    reframe: bool = False
+    # Real photos: "none" crops sampled per labelled object (clutter, card art).
+    real_negatives: int = 2
 
 
 # The settings the shipped models were trained with (``tableref train KIND`` uses them).
 SHIPPED = {
     "tiles": Settings("tiles", scenes=300, epochs=14),
-    "cards": Settings("cards", scenes=500, epochs=14),
+    "cards": Settings(
+        "cards",
+        scenes=500,
+        epochs=12,
+        real_repeat=3,
+        stretch=0.25,
+        reframe=True,
+        real_negatives=4,
+    ),
     "fourcolor": Settings("fourcolor", scenes=300, epochs=10, real=False),
     "cactus": Settings("cactus", scenes=500, epochs=8, real=False, jitters=6),
 }
@@ -112,15 +126,25 @@ def crops_from(
     jitters: int,
     ignore: list[synth.Quad] | None = None,
     real: bool = False,
+    reframes: tuple[tuple[float, float, float], ...] = (),
+    negatives_per_truth: int = 2,
 ) -> tuple[list[Crops], list[int]]:
-    """Labelled crops from one scene or photo: detector candidates plus jittered truths."""
+    """Labelled crops from one scene or photo: detector candidates plus jittered truths.
+
+    ``reframes``: each candidate is also taken in these frames (:func:`vision.crops.reframed`),
+    as the reader reframes doubtful card reads, so the model learns those frames too.
+    """
     out: list[Crops] = []
     ys: list[int] = []
     none = spec.index(NONE)
     tq = [t.quad for t in truths]
-    negatives: list[Crops] = []
+    negatives: list[synth.Quad] = []
     sideways: list[Crops] = []  # hard negatives, all kept
-    for q in _candidates(kind, image):
+    # Real card photos often label a card at one corner only.
+    once = [t.quad for t in truths if sum(u.label == t.label for u in truths) == 1]
+    found = _candidates(kind, image)
+    found += [reframed(q, *f) for q in found for f in reframes]
+    for q in found:
         hit = [t for t in truths if same_object(q, t.quad)]
         if hit:
             # Real card boxes are axis-aligned and say nothing of the index's slant.
@@ -134,18 +158,20 @@ def crops_from(
                 fit_ = _card_fit(q, hit[0].quad, real)
                 if fit_ == "sideways":
                     # A crop across an index (rank and suit side by side) is not a read.
-                    negatives.append(crop(image, q, spec.crop))
+                    negatives.append(q)
                 if fit_ != "index":
                     continue
             out.append(crop(image, q, spec.crop))
             ys.append(spec.index(hit[0].label))
         elif max((quad_iou(q, t) for t in tq + (ignore or [])), default=0.0) < 0.25:
-            negatives.append(crop(image, q, spec.crop))
-    keep = max(8, 2 * len(truths))
+            if real and kind == "cards" and any(other_corner(q, t) for t in once):
+                continue  # maybe the unlabelled other index of a card labelled once: no "none"
+            negatives.append(q)
+    keep = max(8, negatives_per_truth * len(truths))
     if len(negatives) > keep:
         pick = rng.choice(len(negatives), keep, replace=False)
         negatives = [negatives[int(i)] for i in pick]
-    out += negatives + sideways
+    out += [crop(image, q, spec.crop) for q in negatives] + sideways
     ys += [none] * (len(negatives) + len(sideways))
     for t in truths:
         q = t.quad
@@ -164,8 +190,8 @@ def crops_from(
     return out, ys
 
 
-def _scene_job(args: tuple[str, int, int]) -> tuple[list[Crops], list[int]]:
-    kind, seed, jitters = args
+def _scene_job(args: tuple[str, int, int, dict[str, Any]]) -> tuple[list[Crops], list[int]]:
+    kind, seed, jitters, extra = args
     rng = np.random.default_rng(seed)
     spec = spec_for(kind)
     if kind == "tiles":
@@ -174,7 +200,8 @@ def _scene_job(args: tuple[str, int, int]) -> tuple[list[Crops], list[int]]:
         scene = synth.card_scene(rng, "allin" if seed % 2 else "cards")
         if rng.random() < 0.3:
             scene.image[:] = speckle(scene.image, rng)
-    return crops_from(kind, spec, scene.image, scene.truths, rng, jitters)
+    extra = {k: v for k, v in extra.items() if k != "negatives_per_truth"}  # real photos only
+    return crops_from(kind, spec, scene.image, scene.truths, rng, jitters, **extra)
 
 
 def speckle(image: synth.Image, rng: np.random.Generator) -> synth.Image:
@@ -188,14 +215,18 @@ def speckle(image: synth.Image, rng: np.random.Generator) -> synth.Image:
     return out
 
 
-def _photo_job(args: tuple[str, datasets.Photo, int, int]) -> tuple[list[Crops], list[int]]:
-    kind, photo, seed, jitters = args
+def _photo_job(
+    args: tuple[str, datasets.Photo, int, int, dict[str, Any]],
+) -> tuple[list[Crops], list[int]]:
+    kind, photo, seed, jitters, extra = args
     rng = np.random.default_rng(seed)
     spec = spec_for(kind)
     image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
     if image is None:
         raise FileNotFoundError(f"cannot read {photo.path}")
-    return crops_from(kind, spec, image, photo.truths, rng, jitters, photo.ignore, real=True)
+    return crops_from(
+        kind, spec, image, photo.truths, rng, jitters, photo.ignore, real=True, **extra
+    )
 
 
 def build(
@@ -203,8 +234,11 @@ def build(
 ) -> tuple[Crops, npt.NDArray[np.int64], dict[str, int]]:
     """All training crops and labels for ``settings``, in a deterministic order."""
     kind = settings.kind
+    extra: dict[str, Any] = {"negatives_per_truth": settings.real_negatives}
+    if settings.reframe and kind == "cards":
+        extra["reframes"] = CARD_REFRAMES
     jobs: list[tuple[Callable[[Any], tuple[list[Crops], list[int]]], Any]] = [
-        (_scene_job, (kind, settings.seed * 1_000_003 + i, settings.jitters))
+        (_scene_job, (kind, settings.seed * 1_000_003 + i, settings.jitters, extra))
         for i in range(settings.scenes)
     ]
     n_real = 0
@@ -217,7 +251,7 @@ def build(
         n_real = len(photos)
         # Real photos are few and precious: more jittered views of each.
         jobs += [
-            (_photo_job, (kind, p, settings.seed * 7 + i, settings.jitters * 3))
+            (_photo_job, (kind, p, settings.seed * 7 + i, settings.jitters * 3, extra))
             for i, p in enumerate(photos)
         ]
     xs: list[Crops] = []
@@ -362,7 +396,7 @@ def _export(model: Any, dummy: Any, path: Path) -> None:
 
 CACHE = Path(__file__).resolve().parent.parent / "build" / "train-cache"
 # Bump a kind's version when synth, detect or crops change what its crops look like.
-_CACHE_VERSION = {"tiles": 5, "cards": 6, "fourcolor": 2, "cactus": 1}
+_CACHE_VERSION = {"tiles": 5, "cards": 7, "fourcolor": 2, "cactus": 1}
 
 
 def _build_any(
@@ -388,6 +422,8 @@ def _cached_build(
         f"{settings.kind}-s{settings.seed}-n{settings.scenes}-r{int(settings.real)}"
         f"-j{settings.jitters}-c{spec.crop[0]}x{spec.crop[1]}-v{_CACHE_VERSION[settings.kind]}"
         + ("-dev" if settings.dev_out else "")
+        + ("-rf" if settings.reframe else "")
+        + (f"-neg{settings.real_negatives}" if settings.real_negatives != 2 else "")
     )
     path = CACHE / f"{key}.npz"
     if path.is_file():
