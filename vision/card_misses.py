@@ -7,7 +7,8 @@ bucket, decided in this order:
   (:func:`vision.matching.same_object`);
 * ``wrong_label``: a kept read covers it but names another card;
 * ``lost_to_overlap``: a proposal over it was read right above the confidence floor, but
-  :func:`vision.detect.suppress` / ``drop_repeats`` kept an overlapping read instead;
+  :func:`vision.detect.suppress` / ``drop_repeats`` kept an overlapping read instead, or the
+  reader's verification in other framings (``CARD_VERIFY``) took the read back;
 * ``right_below_floor``: a proposal over it was read as the right card, under the floor;
 * ``none_right_runner_up``: the model said ``none`` over it, with the right card its likeliest
   object;
