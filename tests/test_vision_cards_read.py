@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from vision import synth
-from vision.crops import crops
+from vision.crops import crops, reframed
+from vision.detect import rect_quad
+from vision.labels import NONE
 from vision.recognise import Recogniser
 
 
@@ -27,3 +29,28 @@ def test_half_turn_of_nothing_is_nothing() -> None:
     recogniser = Recogniser.named("cards")
     w, h = recogniser.spec.crop
     assert recogniser.classify(np.zeros((0, h, w, 3), np.uint8), "allin", half_turn=True) == []
+
+
+def test_other_framings_are_averaged_into_the_read() -> None:
+    recogniser = Recogniser.named("cards")
+    scene = synth.card_scene(np.random.default_rng(5), "cards", layout="apart")
+    batch = crops(scene.image, [t.quad for t in scene.truths], recogniser.spec.crop)
+    plain = recogniser.classify(batch, "cards", sure_none=2.0)
+    # The same view again changes nothing; a blank view pulls every read towards it.
+    same = recogniser.classify(batch, "cards", sure_none=2.0, views=lambda i: [batch[i]])
+    assert np.allclose([r.confidence for r in plain], [r.confidence for r in same], atol=1e-4)
+    blank = recogniser.classify(
+        batch, "cards", sure_none=2.0, views=lambda i: [np.zeros_like(batch[i])] * 3
+    )
+    assert sum(r.label == NONE for r in blank) > sum(r.label == NONE for r in plain)
+
+
+def test_reframed_quads_keep_their_axis() -> None:
+    q = rect_quad(np.array([50, 80], np.float32), 20, 40, 90.0)  # upright, 20 wide, 40 tall
+    narrow = reframed(q, 0.5, 1.0, 0.0)
+    assert np.allclose(narrow.mean(0), q.mean(0))
+    assert np.isclose(np.linalg.norm(narrow[1] - narrow[0]), 10)
+    taller = reframed(q, 1.0, 2.0, 0.5)  # a rank framed alone: the suit lies below it
+    assert np.allclose(taller[:2], q[:2])  # same top edge
+    assert np.isclose(np.linalg.norm(taller[3] - taller[0]), 80)
+    assert np.allclose(reframed(q, 1.0, 2.0, -0.5)[2:], q[2:])  # or above: same bottom edge

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-import numpy as np
+from dataclasses import replace
+from pathlib import Path
 
-from vision.labels import cards_spec
+import numpy as np
+import pytest
+import torch
+
+from vision import train
+from vision.detect import rect_quad
+from vision.labels import NONE, cards_spec
 from vision.synth import Truth
 from vision.train import crops_from
 
@@ -56,3 +63,39 @@ def test_a_portrait_box_gives_upright_positives_and_a_square_one_none() -> None:
         assert bottom - top > 100
     # A squarish box holds a slanted index whose turn is unknown: no jittered positives.
     assert _positives((120, 80, 160, 120)) == []
+
+
+def test_the_other_corner_of_a_card_labelled_once_is_no_none_crop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Real photos often label one corner per card: a proposal where that card's other index
+    # must be (vision.evaluate.other_corner) may hold a real index, so it must not be taught
+    # as "none"; a proposal elsewhere on the table is.
+    spec = cards_spec()
+    image = np.full((480, 640, 3), 128, np.uint8)
+    labelled = _quad((100, 100, 130, 150))
+    other = rect_quad(labelled.mean(0) + np.float32([150, 168]), 37, 60, -90.0)
+    far = rect_quad(np.float32([560, 80]), 37, 60, 90.0)
+    monkeypatch.setattr(train, "_candidates", lambda kind, image: [other, far])
+    _, ys = train.crops_from(
+        "cards", spec, image, [Truth("7H", labelled)], np.random.default_rng(0), 0, real=True
+    )
+    assert ys.count(spec.index(NONE)) == 1
+    # A card labelled twice has no unlabelled index left: both proposals are none.
+    twice = [Truth("7H", labelled), Truth("7H", _quad((400, 300, 430, 350)))]
+    _, ys = train.crops_from("cards", spec, image, twice, np.random.default_rng(0), 0, real=True)
+    assert ys.count(spec.index(NONE)) == 2
+
+
+@pytest.mark.slow
+def test_the_shipped_card_recipe_options_train_and_export(tmp_path: Path) -> None:
+    # Reframed proposals, stretched crops and repeated real crops (none here: no photos).
+    settings = replace(
+        train.SHIPPED["cards"], seed=3, scenes=1, epochs=1, batch=64, real=False, workers=1
+    )
+    assert settings.reframe and settings.stretch > 0 and settings.real_repeat > 1
+    result = train.train(settings, out=tmp_path, cache=False)
+    assert result["crops"] > 0 and (tmp_path / "cards.onnx").is_file()
+    w, h = cards_spec().crop
+    x = train._augment(torch.full((4, 3, h, w), 128.0), "cards", torch.Generator(), 0.3)
+    assert x.shape == (4, 3, h, w)

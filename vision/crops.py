@@ -33,3 +33,28 @@ def crops(image: Image, quads: list[Quad], size: tuple[int, int]) -> npt.NDArray
 def turned(quad: Quad) -> Quad:
     """The same quad seen upside down (its top edge becomes the bottom)."""
     return np.roll(quad, 2, axis=0)
+
+
+def scaled(quad: Quad, factor: float) -> Quad:
+    """The quad grown (or shrunk) by ``factor`` about its centre."""
+    c = quad.mean(0)
+    out: Quad = (c + (quad - c) * np.float32(factor)).astype(np.float32)
+    return out
+
+
+def reframed(quad: Quad, width: float, height: float, shift: float) -> Quad:
+    """The quad with its width and height scaled and its centre moved ``shift`` × its height
+    along its own down axis (TL TR BR BL kept)."""
+    c = quad.mean(0)
+    across = (quad[1] + quad[2] - quad[0] - quad[3]) / 4  # centre to the right edge
+    down = (quad[3] + quad[2] - quad[0] - quad[1]) / 4  # centre to the bottom edge
+    c = c + 2 * shift * down
+    out: Quad = np.stack(
+        [
+            c - width * across - height * down,
+            c + width * across - height * down,
+            c + width * across + height * down,
+            c - width * across + height * down,
+        ]
+    ).astype(np.float32)
+    return out

@@ -8,6 +8,7 @@ deck in play plus ``none``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -86,7 +87,12 @@ class Recogniser:
         return (e / e.sum(axis=1, keepdims=True)).astype(np.float32), names
 
     def classify(
-        self, batch: npt.NDArray[Any], deck: str, half_turn: bool = False, sure_none: float = 0.7
+        self,
+        batch: npt.NDArray[Any],
+        deck: str,
+        half_turn: bool = False,
+        sure_none: float = 0.7,
+        views: Callable[[npt.NDArray[np.int64]], list[npt.NDArray[Any]]] | None = None,
     ) -> list[Read]:
         """Reads of N × h × w × 3 crops.
 
@@ -94,14 +100,21 @@ class Recogniser:
         looked at upside down as well (the models learn both ways up), and the two views'
         logits are averaged. Most proposals are surely nothing, so this costs far less than
         a second pass over all of them (measured: the same reads as a second pass over all).
+        ``views``: given those crops' indices, the same crops in other framings; each is
+        looked at too (both ways up with ``half_turn``), all views' logits averaged.
         """
         logits, _ = self.run(batch)
         probs, names = self.probabilities(logits, deck)
-        if half_turn and len(batch):
+        if (half_turn or views) and len(batch):
             again = np.nonzero(probs[:, -1] < sure_none)[0]
             if len(again):
-                turned, _ = self.run(np.ascontiguousarray(batch[again, ::-1, ::-1]))
-                logits[again] = (logits[again] + turned) / 2
+                seen = [batch[again], *(views(again) if views else [])]
+                if half_turn:
+                    seen += [np.ascontiguousarray(b[:, ::-1, ::-1]) for b in seen]
+                more, _ = self.run(np.concatenate(seen[1:]))
+                k = len(again)
+                total = logits[again] + sum(more[i * k : (i + 1) * k] for i in range(len(seen) - 1))
+                logits[again] = total / len(seen)
                 probs, names = self.probabilities(logits, deck)
         none = len(names) - 1
         reads = []

@@ -23,10 +23,12 @@ import numpy as np
 import numpy.typing as npt
 
 from vision import datasets, detect, synth
-from vision.crops import crop
+from vision.crops import crop, reframed
 from vision.detect import quad_iou
+from vision.evaluate import other_corner
 from vision.labels import NONE, LabelSpec, spec_for
 from vision.matching import aligned, same_object
+from vision.reader import CARD_REFRAMES
 from vision.recognise import MODELS
 
 Crops = npt.NDArray[Any]
@@ -44,12 +46,31 @@ class Settings:
     real: bool = True
     jitters: int = 3
     workers: int = 2
+    # Recipe comparisons: leave the training split's dev fold out (datasets.in_dev_fold).
+    dev_out: bool = False
+    # Each epoch sees every real-photo crop this many times (they are few, and the target).
+    real_repeat: int = 1
+    # Anisotropic stretch of the crops (log-scale spread): the shared photos were resized to
+    # 640×640 from other aspect ratios, so their indices are squashed one way or the other.
+    stretch: float = 0.0
+    # Cards: also learn from every proposal in the reader's other frames (CARD_REFRAMES).
+    reframe: bool = False
+    # Real photos: "none" crops sampled per labelled object (clutter, card art).
+    real_negatives: int = 2
 
 
 # The settings the shipped models were trained with (``tableref train KIND`` uses them).
 SHIPPED = {
     "tiles": Settings("tiles", scenes=300, epochs=14),
-    "cards": Settings("cards", scenes=500, epochs=14),
+    "cards": Settings(
+        "cards",
+        scenes=500,
+        epochs=12,
+        real_repeat=3,
+        stretch=0.25,
+        reframe=True,
+        real_negatives=4,
+    ),
     "fourcolor": Settings("fourcolor", scenes=300, epochs=10, real=False),
     "cactus": Settings("cactus", scenes=500, epochs=8, real=False, jitters=6),
 }
@@ -105,15 +126,25 @@ def crops_from(
     jitters: int,
     ignore: list[synth.Quad] | None = None,
     real: bool = False,
+    reframes: tuple[tuple[float, float, float], ...] = (),
+    negatives_per_truth: int = 2,
 ) -> tuple[list[Crops], list[int]]:
-    """Labelled crops from one scene or photo: detector candidates plus jittered truths."""
+    """Labelled crops from one scene or photo: detector candidates plus jittered truths.
+
+    ``reframes``: each candidate is also taken in these frames (:func:`vision.crops.reframed`),
+    as the reader reframes doubtful card reads, so the model learns those frames too.
+    """
     out: list[Crops] = []
     ys: list[int] = []
     none = spec.index(NONE)
     tq = [t.quad for t in truths]
-    negatives: list[Crops] = []
+    negatives: list[synth.Quad] = []
     sideways: list[Crops] = []  # hard negatives, all kept
-    for q in _candidates(kind, image):
+    # Real card photos often label a card at one corner only.
+    once = [t.quad for t in truths if sum(u.label == t.label for u in truths) == 1]
+    found = _candidates(kind, image)
+    found += [reframed(q, *f) for q in found for f in reframes]
+    for q in found:
         hit = [t for t in truths if same_object(q, t.quad)]
         if hit:
             # Real card boxes are axis-aligned and say nothing of the index's slant.
@@ -127,18 +158,20 @@ def crops_from(
                 fit_ = _card_fit(q, hit[0].quad, real)
                 if fit_ == "sideways":
                     # A crop across an index (rank and suit side by side) is not a read.
-                    negatives.append(crop(image, q, spec.crop))
+                    negatives.append(q)
                 if fit_ != "index":
                     continue
             out.append(crop(image, q, spec.crop))
             ys.append(spec.index(hit[0].label))
         elif max((quad_iou(q, t) for t in tq + (ignore or [])), default=0.0) < 0.25:
-            negatives.append(crop(image, q, spec.crop))
-    keep = max(8, 2 * len(truths))
+            if real and kind == "cards" and any(other_corner(q, t) for t in once):
+                continue  # maybe the unlabelled other index of a card labelled once: no "none"
+            negatives.append(q)
+    keep = max(8, negatives_per_truth * len(truths))
     if len(negatives) > keep:
         pick = rng.choice(len(negatives), keep, replace=False)
         negatives = [negatives[int(i)] for i in pick]
-    out += negatives + sideways
+    out += [crop(image, q, spec.crop) for q in negatives] + sideways
     ys += [none] * (len(negatives) + len(sideways))
     for t in truths:
         q = t.quad
@@ -157,8 +190,8 @@ def crops_from(
     return out, ys
 
 
-def _scene_job(args: tuple[str, int, int]) -> tuple[list[Crops], list[int]]:
-    kind, seed, jitters = args
+def _scene_job(args: tuple[str, int, int, dict[str, Any]]) -> tuple[list[Crops], list[int]]:
+    kind, seed, jitters, extra = args
     rng = np.random.default_rng(seed)
     spec = spec_for(kind)
     if kind == "tiles":
@@ -167,7 +200,8 @@ def _scene_job(args: tuple[str, int, int]) -> tuple[list[Crops], list[int]]:
         scene = synth.card_scene(rng, "allin" if seed % 2 else "cards")
         if rng.random() < 0.3:
             scene.image[:] = speckle(scene.image, rng)
-    return crops_from(kind, spec, scene.image, scene.truths, rng, jitters)
+    extra = {k: v for k, v in extra.items() if k != "negatives_per_truth"}  # real photos only
+    return crops_from(kind, spec, scene.image, scene.truths, rng, jitters, **extra)
 
 
 def speckle(image: synth.Image, rng: np.random.Generator) -> synth.Image:
@@ -181,14 +215,18 @@ def speckle(image: synth.Image, rng: np.random.Generator) -> synth.Image:
     return out
 
 
-def _photo_job(args: tuple[str, datasets.Photo, int, int]) -> tuple[list[Crops], list[int]]:
-    kind, photo, seed, jitters = args
+def _photo_job(
+    args: tuple[str, datasets.Photo, int, int, dict[str, Any]],
+) -> tuple[list[Crops], list[int]]:
+    kind, photo, seed, jitters, extra = args
     rng = np.random.default_rng(seed)
     spec = spec_for(kind)
     image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
     if image is None:
         raise FileNotFoundError(f"cannot read {photo.path}")
-    return crops_from(kind, spec, image, photo.truths, rng, jitters, photo.ignore, real=True)
+    return crops_from(
+        kind, spec, image, photo.truths, rng, jitters, photo.ignore, real=True, **extra
+    )
 
 
 def build(
@@ -196,36 +234,63 @@ def build(
 ) -> tuple[Crops, npt.NDArray[np.int64], dict[str, int]]:
     """All training crops and labels for ``settings``, in a deterministic order."""
     kind = settings.kind
+    extra: dict[str, Any] = {"negatives_per_truth": settings.real_negatives}
+    if settings.reframe and kind == "cards":
+        extra["reframes"] = CARD_REFRAMES
     jobs: list[tuple[Callable[[Any], tuple[list[Crops], list[int]]], Any]] = [
-        (_scene_job, (kind, settings.seed * 1_000_003 + i, settings.jitters))
+        (_scene_job, (kind, settings.seed * 1_000_003 + i, settings.jitters, extra))
         for i in range(settings.scenes)
     ]
     n_real = 0
     if settings.real:
-        photos = [p for p in datasets.load(kind) if p.split == "train"]  # type: ignore[arg-type]
+        photos = [
+            p
+            for p in datasets.load(kind)  # type: ignore[arg-type]
+            if p.split == "train" and not (settings.dev_out and datasets.in_dev_fold(p.path.name))
+        ]
         n_real = len(photos)
         # Real photos are few and precious: more jittered views of each.
         jobs += [
-            (_photo_job, (kind, p, settings.seed * 7 + i, settings.jitters * 3))
+            (_photo_job, (kind, p, settings.seed * 7 + i, settings.jitters * 3, extra))
             for i, p in enumerate(photos)
         ]
     xs: list[Crops] = []
     ys: list[int] = []
+    first_real = 0
     with ProcessPoolExecutor(max_workers=settings.workers) as pool:
         futures = [pool.submit(fn, arg) for fn, arg in jobs]
         for i, fut in enumerate(futures):
             cx, cy = fut.result()
             xs += cx
             ys += cy
+            if i + 1 == settings.scenes:
+                first_real = len(ys)
             if progress:
                 progress("render", i + 1, len(futures))
-    return np.stack(xs), np.array(ys, np.int64), {"scenes": settings.scenes, "photos": n_real}
+    sources = {"scenes": settings.scenes, "photos": n_real, "first_real_crop": first_real}
+    return np.stack(xs), np.array(ys, np.int64), sources
 
 
-def _augment(x: Any, kind: str, gen: Any) -> Any:
+def _stretch(x: Any, amount: float, gen: Any) -> Any:
+    """Squash each crop along x and stretch it along y (or the reverse), area kept."""
+    import torch
+    import torch.nn.functional as nnf
+
+    n = x.shape[0]
+    s = torch.exp(amount * (2 * torch.rand(n, generator=gen) - 1))
+    theta = torch.zeros(n, 2, 3)
+    theta[:, 0, 0] = s
+    theta[:, 1, 1] = 1 / s
+    grid = nnf.affine_grid(theta, list(x.shape), align_corners=False)
+    return nnf.grid_sample(x, grid, padding_mode="border", align_corners=False)
+
+
+def _augment(x: Any, kind: str, gen: Any, stretch: float = 0.0) -> Any:
     import torch
 
     n = x.shape[0]
+    if stretch > 0:
+        x = _stretch(x, stretch, gen)
     if kind not in UPRIGHT_ONLY:
         flip = torch.rand(n, generator=gen) < 0.5
         x = torch.where(flip[:, None, None, None], x.flip(2, 3), x)
@@ -246,6 +311,7 @@ def fit(
     y: npt.NDArray[np.int64],
     settings: Settings,
     progress: Callable[[str, int, int], None] | None = None,
+    first_real: int | None = None,
 ) -> tuple[Any, dict[str, float]]:
     import torch
 
@@ -257,6 +323,9 @@ def fit(
     order = np.random.default_rng(settings.seed).permutation(len(y))
     n_val = max(1, len(y) // 20)
     val, tr = order[:n_val], order[n_val:]
+    if first_real is not None and settings.real_repeat > 1:
+        real_tr = tr[tr >= first_real]
+        tr = np.concatenate([tr, *[real_tr] * (settings.real_repeat - 1)])
     xt = torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()
     yt = torch.from_numpy(y)
     model = Recogniser(spec)
@@ -270,7 +339,7 @@ def fit(
         perm = torch.from_numpy(tr)[torch.randperm(len(tr), generator=gen)]
         for b in range(max(1, len(tr) // settings.batch)):
             idx = perm[b * settings.batch : (b + 1) * settings.batch]
-            xb = _augment(xt[idx].float(), spec.name, gen)
+            xb = _augment(xt[idx].float(), spec.name, gen, settings.stretch)
             logits, _ = model(xb)
             loss = loss_fn(logits, yt[idx])
             opt.zero_grad()
@@ -327,7 +396,7 @@ def _export(model: Any, dummy: Any, path: Path) -> None:
 
 CACHE = Path(__file__).resolve().parent.parent / "build" / "train-cache"
 # Bump a kind's version when synth, detect or crops change what its crops look like.
-_CACHE_VERSION = {"tiles": 5, "cards": 6, "fourcolor": 2, "cactus": 1}
+_CACHE_VERSION = {"tiles": 5, "cards": 7, "fourcolor": 2, "cactus": 1}
 
 
 def _build_any(
@@ -352,11 +421,15 @@ def _cached_build(
     key = (
         f"{settings.kind}-s{settings.seed}-n{settings.scenes}-r{int(settings.real)}"
         f"-j{settings.jitters}-c{spec.crop[0]}x{spec.crop[1]}-v{_CACHE_VERSION[settings.kind]}"
+        + ("-dev" if settings.dev_out else "")
+        + ("-rf" if settings.reframe else "")
+        + (f"-neg{settings.real_negatives}" if settings.real_negatives != 2 else "")
     )
     path = CACHE / f"{key}.npz"
     if path.is_file():
         data = np.load(path)
-        return data["x"], data["y"], {"scenes": int(data["scenes"]), "photos": int(data["photos"])}
+        sources = {k: int(data[k]) for k in ("scenes", "photos", "first_real_crop") if k in data}
+        return data["x"], data["y"], sources
     x, y, sources = _build_any(settings, progress)
     CACHE.mkdir(parents=True, exist_ok=True)
     np.savez(path, x=x, y=y, **sources)  # type: ignore[arg-type]
@@ -373,7 +446,7 @@ def train(
     spec = spec_for(settings.kind)
     x, y, sources = _cached_build(settings, progress) if cache else _build_any(settings, progress)
     built = time.perf_counter()
-    model, metrics = fit(spec, x, y, settings, progress)
+    model, metrics = fit(spec, x, y, settings, progress, sources.get("first_real_crop"))
     path = export(model, spec, out)
     return {
         "model": str(path),

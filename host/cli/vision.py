@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -110,17 +111,16 @@ def train(
     """Train a recogniser on CPU and export it to ONNX (with its label file)."""
     from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
-    from vision.train import SHIPPED, Settings
+    from vision.train import SHIPPED
     from vision.train import train as run_training
 
     default = SHIPPED[kind.value]
-    settings = Settings(
-        kind.value,
+    settings = replace(
+        default,
         seed=seed,
         scenes=default.scenes if scenes is None else scenes,
         epochs=default.epochs if epochs is None else epochs,
         real=real and default.real,
-        jitters=default.jitters,
     )
     tasks: dict[str, TaskID] = {}
     with Progress(

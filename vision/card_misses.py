@@ -1,0 +1,72 @@
+"""Why a labelled card index was not read right: the breakdown the benchmark writes.
+
+Each labelled index that :func:`vision.evaluate.score` does not count right falls in one
+bucket, decided in this order:
+
+* ``no_proposal``: no proposal (the detector's, or the reader's reframing of one) covers it
+  (:func:`vision.matching.same_object`);
+* ``wrong_label``: a kept read covers it but names another card;
+* ``lost_to_overlap``: a proposal over it was read right above the confidence floor, but
+  :func:`vision.detect.suppress` / ``drop_repeats`` kept an overlapping read instead, or the
+  reader's verification in other framings (``CARD_VERIFY``) took the read back;
+* ``right_below_floor``: a proposal over it was read as the right card, under the floor;
+* ``none_right_runner_up``: the model said ``none`` over it, with the right card its likeliest
+  object;
+* ``nothing``: every proposal over it was read ``none`` or another card under the floor.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from vision import detect
+from vision.crops import crops
+from vision.evaluate import score
+from vision.labels import NONE
+from vision.matching import same_object
+from vision.reader import Reading, TableReader
+from vision.synth import Quad, Truth
+
+BUCKETS = (
+    "no_proposal",
+    "wrong_label",
+    "lost_to_overlap",
+    "right_below_floor",
+    "none_right_runner_up",
+    "nothing",
+)
+
+
+def miss_buckets(
+    reader: TableReader,
+    image: Any,
+    truths: list[Truth],
+    ignore: list[Quad] | None = None,
+    reading: Reading | None = None,
+) -> Counter[str]:
+    """The missed indices of one photo, counted per bucket (see the module's docstring)."""
+    reading = reading or reader.read(image)
+    quads = detect.card_candidates(image)
+    reads = reader._recognise(crops(image, quads, reader.recogniser.spec.crop))
+    if reader.reframes:
+        quads, reads = reader._reframe(image, quads, reads)
+    out: Counter[str] = Counter()
+    for t in truths:
+        if score(reading.objects, [t], ignore).right:
+            continue
+        kept = [o for o in reading.objects if same_object(o.quad, t.quad)]
+        over = [r for q, r in zip(quads, reads, strict=True) if same_object(q, t.quad)]
+        if not over:
+            out["no_proposal"] += 1
+        elif any(o.label != t.label for o in kept):
+            out["wrong_label"] += 1
+        elif any(r.label == t.label and r.confidence >= reader.read_floor for r in over):
+            out["lost_to_overlap"] += 1
+        elif any(r.label == t.label for r in over):
+            out["right_below_floor"] += 1
+        elif any(r.label == NONE and r.alternatives[0][0] == t.label for r in over):
+            out["none_right_runner_up"] += 1
+        else:
+            out["nothing"] += 1
+    return out
