@@ -184,12 +184,15 @@ def card_index_crops(
     size: tuple[int, int],
     none_score: NoneScore,
     negatives: list[npt.NDArray[np.uint8]] | None = None,
+    strict: bool = True,
 ) -> list[npt.NDArray[np.uint8]]:
     """A card's corner indices as recogniser crops. The card is looked at upright at several
     sizes, because the detector frames an index differently as its glyphs grow apart or run
     together (a rank-suit pair, or one merged blob); in each index corner, the proposals the
     recogniser finds most object-like are kept. ``negatives``, when given, collects the
-    most object-like proposals away from the corners (pips, court art): this deck's clutter."""
+    most object-like proposals away from the corners (pips, court art): this deck's clutter.
+    ``strict=False``: corner proposals up to 0.6 of the card tall, the model's opinion
+    ignored (the fallback when the strict look finds nothing)."""
     out = []
     for height in CARD_PATCH_HEIGHTS:
         patch = upright_patch(image, quad, height)
@@ -208,9 +211,10 @@ def card_index_crops(
                 axis = (p[3] + p[2] - p[0] - p[1]) / 2
                 length = float(np.linalg.norm(axis))
                 # An index stands along the card's long side and is a few ranks tall.
-                if abs(float(axis[1])) < 0.8 * length or not 0.08 * ph < length < 0.4 * ph:
+                longest = 0.4 if strict else 0.6
+                if abs(float(axis[1])) < 0.8 * length or not 0.08 * ph < length < longest * ph:
                     continue
-                if float(p_none[k]) < MAX_NONE:
+                if float(p_none[k]) < MAX_NONE or not strict:
                     fits.append((float(p_none[k]), k))
             for _, k in sorted(fits)[:PER_CORNER]:
                 out += [batch[k], *jittered(patch, proposals[k], size)]
@@ -222,6 +226,12 @@ def card_index_crops(
             ]
             for _, k in sorted(away)[:NEGATIVES]:
                 negatives += [batch[k], *jittered(patch, proposals[k], size)]
+    if not out and strict:
+        # No index the model finds object-like (a joker spelt downwards, taller than a rank
+        # and suit; a rune the model calls nothing): the corner proposals of index shape
+        # whatever the model thinks, rather than leaving a card of the deck out (a profile
+        # without it names that card as its nearest neighbour).
+        return card_index_crops(image, quad, size, none_score, None, strict=False)
     return out
 
 
@@ -275,6 +285,11 @@ def tile_crops(
             ]
             for _, k in sorted(away)[:NEGATIVES]:
                 negatives += [batch[k], *jittered(patch, proposals[k], size)]
+    if not out:
+        # The detector frames no tile here (a pale ink it finds too faint on this deck): the
+        # tile's own outline, which a read's face framing matches, rather than leaving a tile
+        # of the deck out (a profile without it names that tile as its nearest neighbour).
+        out = [crop(image, quad, size), *jittered(image, quad, size)]
     return out
 
 
