@@ -163,6 +163,23 @@ def upright_patch(image: Image, quad: Quad, height: int, margin: float = 0.06) -
     return crop(image, grown, (w, height))
 
 
+def sharpness(image: Image, quads: Sequence[Quad], height: int = 200) -> float:
+    """How sharp the laid-out objects are: the median over ``quads`` of the variance of the
+    Laplacian of each object looked at upright ``height`` pixels tall (so the photo's size
+    does not matter). Generated layouts: about 1,000 in focus, 40 when blurred."""
+    if not quads:
+        return 0.0
+    values = [
+        float(
+            cv2.Laplacian(
+                cv2.cvtColor(upright_patch(image, q, height), cv2.COLOR_BGR2GRAY), cv2.CV_64F
+            ).var()
+        )
+        for q in quads
+    ]
+    return float(np.median(values))
+
+
 def _scored_proposals(
     patch: Image,
     propose: Callable[[Image], list[Quad]],
