@@ -140,6 +140,7 @@ def fourcolor_proposals() -> dict[str, Any]:
 ENROL_GAMES = ("cards", "allin", "rummikub")
 ENROL_SCENES = 40  # per game
 ENROL_LAYOUT_SEED = 7
+ENROL_OTHER_LAYOUTS = (8, 9)  # the same deck enrolled from other captures, read alike
 ENROL_SCENE_SEED = 30_000
 
 
@@ -152,7 +153,9 @@ def enrolment() -> dict[str, Any]:
     found object is named right (what enrolment can change; what no read finds is the
     detector's); ``proposed``: objects the detector proposes at all, and
     ``right_of_proposed`` the share of those read right (accuracy with detection's misses
-    taken out). Enrol seconds: capture analysis plus the embedding pass, on this machine."""
+    taken out). Enrol seconds: capture analysis plus the embedding pass, on this machine.
+    ``after_other_layouts``: the same scenes read after enrolling from other layout photos
+    (how much the one capture decides)."""
     from host.cli.enroll import deck_order, default_grid
     from vision import detect, synth_unseen
     from vision.enrol_session import Enrolment
@@ -202,6 +205,25 @@ def enrolment() -> dict[str, Any]:
                 "right_of_proposed": round(s.right / proposed, 4) if proposed else None,
             }
 
+        # The same deck enrolled from other layout photos (other seeds: placement, light,
+        # print jitter) and the same scenes read: how much one enrolment capture decides.
+        other_layouts = []
+        for seed in ENROL_OTHER_LAYOUTS:
+            again = synth_unseen.layout_scene(game, order, cols, np.random.default_rng(seed))
+            other = Enrolment(reader, "bench", order, cols, n_rows)
+            other.capture(1, again.image)
+            reader.use_deck(other.profile(partial=True))
+            s = Score()
+            for scene in scenes:
+                s.add(score(reader.read(scene.image).objects, scene.truths, partial=scene.partial))
+            other_layouts.append(
+                {
+                    "layout_seed": seed,
+                    "enrolled_cards": len(order) - len(other.missing),
+                    "accuracy": round(s.accuracy, 4),
+                    "spurious_rate": round(s.spurious_rate, 4),
+                }
+            )
         row = {
             "game": game,
             "deck_style": synth_unseen.STYLE_NAMES[game],
@@ -213,6 +235,7 @@ def enrolment() -> dict[str, Any]:
             "deck_cards": len(order),
             "profile_examples": len(profile.labels),
             "enrol_seconds": round(enrol_s, 2),
+            "after_other_layouts": other_layouts,
         }
         print(f"  enrolment {game}: {before.accuracy:.3f} -> {after.accuracy:.3f}", flush=True)
         rows.append(row)

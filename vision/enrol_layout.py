@@ -163,6 +163,23 @@ def upright_patch(image: Image, quad: Quad, height: int, margin: float = 0.06) -
     return crop(image, grown, (w, height))
 
 
+def sharpness(image: Image, quads: Sequence[Quad], height: int = 200) -> float:
+    """How sharp the laid-out objects are: the median over ``quads`` of the variance of the
+    Laplacian of each object looked at upright ``height`` pixels tall (so the photo's size
+    does not matter). Generated layouts: about 1,000 in focus, 40 when blurred."""
+    if not quads:
+        return 0.0
+    values = [
+        float(
+            cv2.Laplacian(
+                cv2.cvtColor(upright_patch(image, q, height), cv2.COLOR_BGR2GRAY), cv2.CV_64F
+            ).var()
+        )
+        for q in quads
+    ]
+    return float(np.median(values))
+
+
 def _scored_proposals(
     patch: Image,
     propose: Callable[[Image], list[Quad]],
@@ -184,12 +201,15 @@ def card_index_crops(
     size: tuple[int, int],
     none_score: NoneScore,
     negatives: list[npt.NDArray[np.uint8]] | None = None,
+    strict: bool = True,
 ) -> list[npt.NDArray[np.uint8]]:
     """A card's corner indices as recogniser crops. The card is looked at upright at several
     sizes, because the detector frames an index differently as its glyphs grow apart or run
     together (a rank-suit pair, or one merged blob); in each index corner, the proposals the
     recogniser finds most object-like are kept. ``negatives``, when given, collects the
-    most object-like proposals away from the corners (pips, court art): this deck's clutter."""
+    most object-like proposals away from the corners (pips, court art): this deck's clutter.
+    ``strict=False``: corner proposals up to 0.6 of the card tall, the model's opinion
+    ignored (the fallback when the strict look finds nothing)."""
     out = []
     for height in CARD_PATCH_HEIGHTS:
         patch = upright_patch(image, quad, height)
@@ -208,9 +228,10 @@ def card_index_crops(
                 axis = (p[3] + p[2] - p[0] - p[1]) / 2
                 length = float(np.linalg.norm(axis))
                 # An index stands along the card's long side and is a few ranks tall.
-                if abs(float(axis[1])) < 0.8 * length or not 0.08 * ph < length < 0.4 * ph:
+                longest = 0.4 if strict else 0.6
+                if abs(float(axis[1])) < 0.8 * length or not 0.08 * ph < length < longest * ph:
                     continue
-                if float(p_none[k]) < MAX_NONE:
+                if float(p_none[k]) < MAX_NONE or not strict:
                     fits.append((float(p_none[k]), k))
             for _, k in sorted(fits)[:PER_CORNER]:
                 out += [batch[k], *jittered(patch, proposals[k], size)]
@@ -222,6 +243,12 @@ def card_index_crops(
             ]
             for _, k in sorted(away)[:NEGATIVES]:
                 negatives += [batch[k], *jittered(patch, proposals[k], size)]
+    if not out and strict:
+        # No index the model finds object-like (a joker spelt downwards, taller than a rank
+        # and suit; a rune the model calls nothing): the corner proposals of index shape
+        # whatever the model thinks, rather than leaving a card of the deck out (a profile
+        # without it names that card as its nearest neighbour).
+        return card_index_crops(image, quad, size, none_score, None, strict=False)
     return out
 
 
@@ -275,6 +302,11 @@ def tile_crops(
             ]
             for _, k in sorted(away)[:NEGATIVES]:
                 negatives += [batch[k], *jittered(patch, proposals[k], size)]
+    if not out:
+        # The detector frames no tile here (a pale ink it finds too faint on this deck): the
+        # tile's own outline, which a read's face framing matches, rather than leaving a tile
+        # of the deck out (a profile without it names that tile as its nearest neighbour).
+        out = [crop(image, quad, size), *jittered(image, quad, size)]
     return out
 
 

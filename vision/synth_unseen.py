@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import cv2
@@ -48,6 +49,38 @@ _ALLIN_INK: dict[str, BGR] = {"c": (20, 140, 190), "m": (120, 40, 110)}
 _ALLIN_INK.update({"b": (30, 30, 140), "t": (110, 110, 0)})
 _TILE_INK: dict[str, BGR] = {"k": (55, 50, 50), "r": (60, 15, 175)}
 _TILE_INK.update({"b": (150, 100, 0), "o": (10, 150, 205)})
+
+
+@dataclass(frozen=True)
+class DeckPrint:
+    """How one physical deck is printed: one font and one index geometry for every card, as
+    a real deck has. Without one (``deck=None`` below) each card drawn picks its own font and
+    index geometry: every copy of a card looks different, which no physical deck does (a
+    harder test than reading the deck that was enrolled)."""
+
+    font: str
+    rank: float  # cards: rank height / card height
+    suit: float  # suit icon height / rank height
+    margin: float  # index centre's inset / card width (before centring on the glyphs)
+    top: float  # index top / card height
+    gap: float  # rank-suit gap / rank height
+    digit: float  # tiles: number height / tile height
+    digit_y: float  # tiles: number centre / tile height
+
+
+def deck_print(seed: int) -> DeckPrint:
+    """A deck's print, drawn from the same ranges as the per-card draws."""
+    rng = np.random.default_rng(seed)
+    return DeckPrint(
+        font=str(rng.choice(fonts())),
+        rank=float(rng.uniform(0.085, 0.11)),
+        suit=float(rng.uniform(0.75, 0.9)),
+        margin=float(rng.uniform(0.1, 0.13)),
+        top=float(rng.uniform(0.06, 0.08)),
+        gap=float(rng.uniform(0.15, 0.3)),
+        digit=float(rng.uniform(0.28, 0.33)),
+        digit_y=float(rng.uniform(0.36, 0.4)),
+    )
 
 
 def fonts() -> tuple[str, ...]:
@@ -155,10 +188,15 @@ def icon(name: str, size: int) -> Mask:
 
 # -- card faces ---------------------------------------------------------------------------
 def render_card(
-    label: str, game: synth.Game, rng: np.random.Generator, height: int = 280
+    label: str,
+    game: synth.Game,
+    rng: np.random.Generator,
+    height: int = 280,
+    deck: DeckPrint | None = None,
 ) -> tuple[Image, list[Quad]]:
     """An upright unseen-style card face and its two corner indices' quads (as
-    ``synth.render_card``)."""
+    ``synth.render_card``); ``deck``: printed as that deck (else font and index geometry are
+    drawn per card)."""
     h = height
     w = round(h * CARD_ASPECT)
     card = np.zeros((h, w, 3), np.uint8)
@@ -169,16 +207,16 @@ def render_card(
         rank, suit = label[:-1], label[-1]
         ink = _ALLIN_INK[suit] if game == "allin" else _CARD_INK[suit]
     ink = synth._jitter(ink, rng, 12)
-    font = str(rng.choice(fonts()))
-    rank_h = int(h * rng.uniform(0.085, 0.11))
+    font = deck.font if deck else str(rng.choice(fonts()))
+    rank_h = int(h * (deck.rank if deck else rng.uniform(0.085, 0.11)))
     if len(rank) > 2:  # JOKER / RUNE, spelt downwards
         rank_mask = synth._stack([_text(c, font, int(rank_h * 0.5)) for c in rank])
     else:
         rank_mask = _text(rank, font, rank_h)
-    suit_mask = icon(suit, int(rank_h * rng.uniform(0.75, 0.9)))
-    margin_x = w * rng.uniform(0.1, 0.13)
-    top = h * rng.uniform(0.06, 0.08)
-    gap = rank_h * rng.uniform(0.15, 0.3)
+    suit_mask = icon(suit, int(rank_h * (deck.suit if deck else rng.uniform(0.75, 0.9))))
+    margin_x = w * (deck.margin if deck else rng.uniform(0.1, 0.13))
+    top = h * (deck.top if deck else rng.uniform(0.06, 0.08))
+    gap = rank_h * (deck.gap if deck else rng.uniform(0.15, 0.3))
     cx = margin_x + max(rank_mask.shape[1], suit_mask.shape[1]) / 2
     ry = top + rank_mask.shape[0] / 2
     sy = top + rank_mask.shape[0] + gap + suit_mask.shape[0] / 2
@@ -211,8 +249,11 @@ def render_card(
 
 
 # -- tile faces ---------------------------------------------------------------------------
-def render_tile(label: str, rng: np.random.Generator, height: int = 96) -> Image:
-    """An upright unseen-style tile face ``height`` pixels tall."""
+def render_tile(
+    label: str, rng: np.random.Generator, height: int = 96, deck: DeckPrint | None = None
+) -> Image:
+    """An upright unseen-style tile face ``height`` pixels tall; ``deck``: printed as that
+    deck (else the number's font, size and height are drawn per tile)."""
     w, h = round(height * TILE_ASPECT), height
     base = synth._jitter((242, 236, 228), rng, 8)  # bluish white
     face = np.zeros((h, w, 3), np.uint8)
@@ -220,7 +261,7 @@ def render_tile(label: str, rng: np.random.Generator, height: int = 96) -> Image
     # A faint grey-blue edge (a dark one would hide the tile's outline from the detector).
     edge = tuple(int(v * 0.9) for v in base)
     cv2.rectangle(face, (0, 0), (w - 1, h - 1), edge, max(2, h // 30))
-    cx, cy = w / 2, h * rng.uniform(0.36, 0.4)
+    cx, cy = w / 2, h * (deck.digit_y if deck else rng.uniform(0.36, 0.4))
     if label in synth.TILE_JOKERS:
         star = icon("star", int(h * 0.34))
         colours = {"J": ["k"], "DJ": ["r", "b"], "CJ": ["r", "b", "o", "k"], "MJ": ["k", "k"]}
@@ -249,7 +290,8 @@ def render_tile(label: str, rng: np.random.Generator, height: int = 96) -> Image
         return face
     colour, number = label[0], label[1:]
     ink = synth._jitter(_TILE_INK[colour], rng, 12)
-    mask = _text(number, str(rng.choice(fonts())), int(h * rng.uniform(0.28, 0.33)))
+    font = deck.font if deck else str(rng.choice(fonts()))
+    mask = _text(number, font, int(h * (deck.digit if deck else rng.uniform(0.28, 0.33))))
     if mask.shape[1] > w * 0.8:
         scale = w * 0.8 / mask.shape[1]
         mask = cv2.resize(mask, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
@@ -267,11 +309,14 @@ def scene(
     rng: np.random.Generator,
     size: tuple[int, int] = (1000, 750),
     layout: str | None = None,
+    deck: DeckPrint | None = None,
 ) -> Scene:
-    """A table scene of the unseen deck: ``synth``'s layouts, surfaces and lighting."""
+    """A table scene of the unseen deck: ``synth``'s layouts, surfaces and lighting;
+    ``deck``: one deck's print (else each card drawn is printed its own way)."""
     if game == "rummikub":
-        return synth.tile_scene(rng, size, layout=layout, face=render_tile)
-    return synth.card_scene(rng, game, size, layout=layout, face=render_card)  # type: ignore[arg-type]
+        return synth.tile_scene(rng, size, layout=layout, face=partial(render_tile, deck=deck))
+    face = partial(render_card, deck=deck)
+    return synth.card_scene(rng, game, size, layout=layout, face=face)  # type: ignore[arg-type]
 
 
 @dataclass
@@ -293,6 +338,7 @@ def layout_scene(
     surface: str = "dark",
     size: tuple[int, int] | None = None,
     tilt: float = 3.0,
+    deck: DeckPrint | None = None,
 ) -> Layout:
     """The layout ``tableref enroll`` asks for: ``labels`` row by row, ``cols`` to a row, laid
     upright and apart on a plain surface, photographed a little askew. An empty label leaves
@@ -319,11 +365,14 @@ def layout_scene(
         cy = y_start + r * pitch_y + rng.normal(0, obj_h * 0.03)
         q = synth._rect_quad(cx, cy, obj_w, obj_h, float(rng.normal(0, tilt)))
         if tile:
-            face = (render_tile if unseen else synth.render_tile)(label, rng, int(obj_h * 1.3))
+            if unseen:
+                face = render_tile(label, rng, int(obj_h * 1.3), deck)
+            else:
+                face = synth.render_tile(label, rng, int(obj_h * 1.3))
             synth._place(img, face, q, 0.3)
             truths.append(Truth(label, q))
         else:
-            render = render_card if unseen else synth.render_card
+            render = partial(render_card, deck=deck) if unseen else synth.render_card
             face, iquads = render(label, game, rng, int(obj_h * 1.2))  # type: ignore[arg-type]
             fh, fw = face.shape[:2]
             src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
