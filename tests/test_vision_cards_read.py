@@ -54,3 +54,35 @@ def test_reframed_quads_keep_their_axis() -> None:
     assert np.allclose(taller[:2], q[:2])  # same top edge
     assert np.isclose(np.linalg.norm(taller[3] - taller[0]), 80)
     assert np.allclose(reframed(q, 1.0, 2.0, -0.5)[2:], q[2:])  # or above: same bottom edge
+
+
+def test_verification_reuses_the_first_views_logits_and_spares_sure_reads() -> None:
+    from dataclasses import replace
+
+    from vision import reader as reader_module
+    from vision.reader import TableReader
+
+    reader = TableReader("cards")
+    scene = synth.card_scene(np.random.default_rng(5), "cards", layout="apart")
+    quads = [t.quad for t in scene.truths]
+    reads = reader._recognise(crops(scene.image, quads, reader.recogniser.spec.crop))
+    assert all(r.looks == 2 and r.logits is not None for r in reads if r.p_none < 0.5)
+    idx = [i for i, r in enumerate(reads) if r.p_none < 0.5]
+    assert idx
+    sure, unsure = reader_module.VERIFY_SURE, reader_module.VERIFY_SURE_NONE
+    try:
+        reader_module.VERIFY_SURE, reader_module.VERIFY_SURE_NONE = 2.0, 0.0  # verify all
+        kept = reader._verify(scene.image, quads, reads, idx)
+        # Without the logits the first view is looked at again (both ways up): same reads.
+        bare = [replace(r, logits=None) for r in reads]
+        again = reader._verify(scene.image, quads, bare, idx)
+        assert [kept[i].label for i in idx] == [again[i].label for i in idx]
+        assert np.allclose(
+            [kept[i].confidence for i in idx], [again[i].confidence for i in idx], atol=1e-4
+        )
+        assert all(kept[i].looks == 2 + 2 * len(reader.verify) for i in idx)
+        # A read at least VERIFY_SURE with none at most VERIFY_SURE_NONE is kept as it is.
+        reader_module.VERIFY_SURE, reader_module.VERIFY_SURE_NONE = 0.0, 1.0
+        assert reader._verify(scene.image, quads, reads, idx) == reads
+    finally:
+        reader_module.VERIFY_SURE, reader_module.VERIFY_SURE_NONE = sure, unsure

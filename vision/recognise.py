@@ -9,7 +9,7 @@ deck in play plus ``none``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,10 @@ class Read:
     p_none: float
     # With a deck profile: which of overlapping proposals to keep (higher wins).
     overlap_rank: float | None = None
+    # The logits the read came from (both ways up averaged where looked at so): a later look
+    # in other framings averages with them instead of running this crop again.
+    logits: npt.NDArray[np.float32] | None = field(default=None, compare=False, repr=False)
+    looks: int = field(default=1, compare=False, repr=False)  # views averaged into logits
 
 
 class ModelError(RuntimeError):
@@ -104,7 +108,7 @@ class Recogniser:
         looked at too (both ways up with ``half_turn``), all views' logits averaged.
         """
         logits, _ = self.run(batch)
-        probs, names = self.probabilities(logits, deck)
+        probs, _ = self.probabilities(logits, deck)
         if (half_turn or views) and len(batch):
             again = np.nonzero(probs[:, -1] < sure_none)[0]
             if len(again):
@@ -115,20 +119,42 @@ class Recogniser:
                 k = len(again)
                 total = logits[again] + sum(more[i * k : (i + 1) * k] for i in range(len(seen) - 1))
                 logits[again] = total / len(seen)
-                probs, names = self.probabilities(logits, deck)
+                looks = np.ones(len(batch), np.int64)
+                looks[again] = len(seen)
+                return self.reads(logits, deck, looks)
+        return self.reads(logits, deck)
+
+    def reads(
+        self,
+        logits: npt.NDArray[np.float32],
+        deck: str,
+        looks: npt.NDArray[np.int64] | None = None,
+    ) -> list[Read]:
+        """One :class:`Read` per row of logits (the best of the deck's labels and ``none``);
+        ``looks``: how many views each row's logits are the average of (1 when not given)."""
+        probs, names = self.probabilities(logits, deck)
         none = len(names) - 1
         reads = []
-        for p in probs:
-            objects = p[:none]
-            order = np.argsort(-objects)[:3]
-            best = int(order[0]) if float(objects[order[0]]) >= float(p[none]) else none
+        if looks is None:
+            looks = np.ones(len(logits), np.int64)
+        # The top three objects of every row at once (a per-row argsort was most of this).
+        objects = probs[:, :none]
+        top = np.argsort(-objects, axis=1, kind="stable")[:, :3]
+        top_p = np.take_along_axis(objects, top, axis=1).tolist()
+        p_none = probs[:, none].tolist()
+        for k, (order, top_k, z, n) in enumerate(
+            zip(top.tolist(), top_p, logits, looks.tolist(), strict=True)
+        ):
+            is_object = top_k[0] >= p_none[k]
             # Confidence that this is the named object, among objects and "nothing".
             reads.append(
                 Read(
-                    label=names[best],
-                    confidence=float(p[best]),
-                    alternatives=[(names[int(i)], float(objects[int(i)])) for i in order],
-                    p_none=float(p[none]),
+                    label=names[order[0]] if is_object else NONE,
+                    confidence=top_k[0] if is_object else p_none[k],
+                    alternatives=[(names[i], c) for i, c in zip(order, top_k, strict=True)],
+                    p_none=p_none[k],
+                    logits=z,
+                    looks=int(n),
                 )
             )
         return reads
