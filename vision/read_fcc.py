@@ -143,14 +143,36 @@ def _card_of(
     reads: list[Read],
     bands32: list[npt.NDArray[np.float32]],
     keep: list[int],
-    mask: Callable[[], Image],
+    runs_down: Callable[[Quad], float],
+    name_at_top: bool | None = None,
 ) -> Quad:
     """The card a read band belongs to. Hypotheses that know their card (a band on the
     paper of a card's body, or beside a straight paper edge) and read the same band the same
     way outvote a bare colourful bar, which may lie at either end of its card; for a bare bar
-    the card's coloured outline says which way the card runs."""
+    the deck's layout (``name_at_top``, from the table's other cards: one deck prints every
+    name at the same end) says which way the card runs, else ``runs_down`` (the card's coloured
+    outline and paper: evidence that the card lies below the band)."""
     band, cards = hyps[i]
-    same = [
+    same = _known_cards(i, hyps, reads, bands32, keep)
+    if same:
+        return hyps[max(same, key=lambda j: reads[j].confidence)][1][0]
+    if len(cards) > 1:
+        if name_at_top is not None:
+            return cards[0] if name_at_top else cards[1]
+        return cards[0] if runs_down(band) >= 0 else cards[1]
+    return cards[0]
+
+
+def _known_cards(
+    i: int,
+    hyps: list[tuple[Quad, list[Quad]]],
+    reads: list[Read],
+    bands32: list[npt.NDArray[np.float32]],
+    keep: list[int],
+) -> list[int]:
+    """Kept hypotheses that know their card and read band ``i``'s band the same way."""
+    band = hyps[i][0]
+    return [
         j
         for j in keep
         if len(hyps[j][1]) == 1
@@ -158,11 +180,36 @@ def _card_of(
         and quad_iou(bands32[i], bands32[j]) > 0.5
         and float((hyps[j][0][3] - hyps[j][0][0]) @ (band[3] - band[0])) > 0
     ]
-    if same:
-        return hyps[max(same, key=lambda j: reads[j].confidence)][1][0]
-    if len(cards) > 1:
-        return cards[0] if detect_cactus.outline_runs_down(mask(), band) >= 0 else cards[1]
-    return cards[0]
+
+
+def deck_layout(
+    chosen: list[int],
+    hyps: list[tuple[Quad, list[Quad]]],
+    reads: list[Read],
+    bands32: list[npt.NDArray[np.float32]],
+    keep: list[int],
+) -> bool | None:
+    """Whether the deck on the table prints names at the top of its cards (True), the bottom
+    (False), or unknown (None): a vote of the cards read whose card is known from its body or
+    a paper edge, decided by a clear majority (twice the other side's votes, two at least).
+    A bare bar's outline evidence is weak under a pile, where other cards' outlines run along
+    the covered card's sides: on fresh held-out tables (seeds 1 300 000-199) two of the ten
+    misses were names read right on a card drawn the wrong way from its band."""
+    votes = [0, 0]  # bottom, top
+    for i in chosen:
+        same = _known_cards(i, hyps, reads, bands32, keep)
+        if not same:
+            continue
+        j = max(same, key=lambda j: reads[j].confidence)
+        band, card = hyps[j][0], hyps[j][1][0]
+        top = bool(np.allclose(card, detect_cactus.card_from_band(band, True), atol=1e-6))
+        votes[top] += 1
+    bottom, top_votes = votes
+    if top_votes >= 2 and top_votes >= 2 * bottom:
+        return True
+    if bottom >= 2 and bottom >= 2 * top_votes:
+        return False
+    return None
 
 
 def read_cactus(image: Image, rec: Recogniser, min_confidence: float) -> Reading:
@@ -180,17 +227,21 @@ def read_cactus(image: Image, rec: Recogniser, min_confidence: float) -> Reading
     for i in keep:
         if all(quad_iou(bands32[i], bands32[j]) < 0.3 for j in chosen):
             chosen.append(i)
-    masks: list[Image] = []
+    masks: dict[str, Image] = {}
 
-    def mask() -> Image:  # only bare colourful bars need it: made once, when first asked
+    def runs_down(band: Quad) -> float:  # only bare colourful bars need the masks: made once
         if not masks:
-            masks.append(detect_cactus.print_mask(image))
-        return masks[0]
+            masks["print"] = detect_cactus.print_mask(image)
+            masks["paper"] = detect_cactus.paper_mask(image)
+        return detect_cactus.outline_runs_down(
+            masks["print"], band
+        ) + detect_cactus.paper_runs_down(masks["paper"], band)
 
+    layout = deck_layout(chosen, hyps, reads, bands32, keep)
     objects = []
     for i in chosen:
         r = reads[i]
-        card = _card_of(i, hyps, reads, bands32, keep, mask)
+        card = _card_of(i, hyps, reads, bands32, keep, runs_down, layout)
         objects.append(_found(r.label, r.confidence, card, r.alternatives))
     objects.sort(key=lambda o: (float(o.quad[:, 1].mean()), float(o.quad[:, 0].mean())))
     stamps.append(time.perf_counter())
