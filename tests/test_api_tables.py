@@ -87,3 +87,18 @@ def test_dashboard_offers_corner_clicking(parts: tuple[TestClient, str]) -> None
     assert 'id="calib-start"' in page and 'id="calib-w"' in page
     script = client.get("/static/app.js").text
     assert "`/api/tables/${name}`" in script and "image_size" in script
+
+
+def test_a_broken_calibration_file_is_named_not_served(
+    parts: tuple[TestClient, str], tmp_path: Path
+) -> None:
+    client, token = parts
+    path = cal.table_path("kitchen", tmp_path)
+    path.parent.mkdir(parents=True)
+    path.write_text("{not json")
+    r = client.get("/api/tables/kitchen")
+    assert r.status_code == 400 and f"calibration file {path} is not valid JSON" in r.text
+    # Nor silently overwritten (its zones would be lost): the file is named, to fix or delete.
+    body = {"corners": CORNERS, "width_mm": 900, "height_mm": 600}
+    r = client.put("/api/tables/kitchen", json=body, headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 400 and "not valid JSON" in r.text
