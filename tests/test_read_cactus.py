@@ -36,6 +36,10 @@ def _scene(seed: int, held_out: bool) -> synth_cactus.CactusScene:
         # A green deck on a green table: the outline drops out of the print mask, the paper
         # above the bar still shows where the card is.
         (1_200_190, False, 4, "wild"),
+        # The top of a pile: a band on another card's body knows a card too, the wrong one;
+        # the deck's layout picks the card the name belongs to.
+        (1_500_011, True, 4, "walter"),
+        (1_500_166, True, 7, "swap_hands"),
     ],
 )
 def test_card_is_drawn_on_the_side_of_its_band_where_it_lies(

@@ -154,6 +154,11 @@ def _card_of(
     outline and paper: evidence that the card lies below the band)."""
     band, cards = hyps[i]
     same = _known_cards(i, hyps, reads, bands32, keep)
+    if name_at_top is not None:
+        # A band on the body of another card (the one below, or a turn of its own body that
+        # puts the name at the deck's other end) knows a card too, the wrong one.
+        fits = [j for j in same if _name_at_top(hyps[j]) == name_at_top]
+        same = fits or same
     if same:
         return hyps[max(same, key=lambda j: reads[j].confidence)][1][0]
     if len(cards) > 1:
@@ -161,6 +166,12 @@ def _card_of(
             return cards[0] if name_at_top else cards[1]
         return cards[0] if runs_down(band) >= 0 else cards[1]
     return cards[0]
+
+
+def _name_at_top(hyp: tuple[Quad, list[Quad]]) -> bool:
+    """Whether a hypothesis that knows its card puts the name at the card's top."""
+    band, cards = hyp
+    return bool(np.allclose(cards[0], detect_cactus.card_from_band(band, True), atol=1e-6))
 
 
 def _known_cards(
@@ -200,10 +211,7 @@ def deck_layout(
         same = _known_cards(i, hyps, reads, bands32, keep)
         if not same:
             continue
-        j = max(same, key=lambda j: reads[j].confidence)
-        band, card = hyps[j][0], hyps[j][1][0]
-        top = bool(np.allclose(card, detect_cactus.card_from_band(band, True), atol=1e-6))
-        votes[top] += 1
+        votes[_name_at_top(hyps[max(same, key=lambda j: reads[j].confidence)])] += 1
     bottom, top_votes = votes
     if top_votes >= 2 and top_votes >= 2 * bottom:
         return True
@@ -292,9 +300,12 @@ def read_cactus(
         if not masks:
             masks["print"] = detect_cactus.print_mask(image)
             masks["paper"] = detect_cactus.paper_mask(image)
-        return detect_cactus.outline_runs_down(
-            masks["print"], band
-        ) + detect_cactus.paper_runs_down(masks["paper"], band)
+        # The outline speaks first (on a pile other cards' paper lies on both sides); where
+        # it is silent (a deck the table's colour drops out of the print mask), the paper.
+        outline = detect_cactus.outline_runs_down(masks["print"], band)
+        if abs(outline) >= 0.1:
+            return outline
+        return detect_cactus.paper_runs_down(masks["paper"], band)
 
     layout = deck_layout(chosen, hyps, reads, bands32, keep)
     objects = []
