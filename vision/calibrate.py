@@ -27,6 +27,7 @@ ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
 CORNER_IDS = (0, 1, 2, 3)
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 FORMAT_VERSION = 1
+OFF_TABLE = "off_table"  # the zone of a point outside the table's four corners
 
 Point = tuple[float, float]
 FloatArray = NDArray[np.float64]
@@ -175,7 +176,7 @@ class TableCalibration:
         return {
             "centre_mm": [round(cx, 1), round(cy, 1)],
             "quad_mm": [[round(float(x), 1), round(float(y), 1)] for x, y in quad_mm],
-            "zone": self.zone_at((cx, cy)) if on_table else "off_table",
+            "zone": self.zone_at((cx, cy)) if on_table else OFF_TABLE,
         }
 
     def for_frame(self, width: int, height: int) -> TableCalibration:
@@ -228,10 +229,7 @@ class TableCalibration:
             if len(corners) != 4:
                 raise CalibrationError("a calibration needs exactly 4 image corners")
             size = data.get("image_size")
-            zones = tuple(
-                Zone(str(z["name"]), tuple((float(x), float(y)) for x, y in z["polygon"]))
-                for z in data.get("zones", [])
-            )
+            zones = tuple(_zone_from_json(z) for z in data.get("zones", []))
             return cls(
                 name=str(data["name"]),
                 image_corners=corners,
@@ -245,6 +243,25 @@ class TableCalibration:
             if isinstance(exc, CalibrationError):
                 raise
             raise CalibrationError(f"malformed calibration: {exc!r}") from exc
+
+
+def _zone_from_json(data: Any) -> Zone:
+    """A stored zone, checked as one defined on the command line is (a hand-edited file
+    with a zone outside the table or of two points is refused, naming the zone)."""
+    if not isinstance(data, dict) or "name" not in data or "polygon" not in data:
+        raise CalibrationError(f"a zone needs a 'name' and a 'polygon', got {data!r}")
+    name = str(data["name"])
+    try:
+        check_name("zone", name)
+    except ValueError as exc:
+        raise CalibrationError(str(exc)) from exc
+    try:
+        points = [(float(x), float(y)) for x, y in data["polygon"]]
+    except (TypeError, ValueError) as exc:
+        raise CalibrationError(
+            f"zone {name!r}: the polygon must be a list of [x, y] pairs, got {data['polygon']!r}"
+        ) from exc
+    return Zone.polygon_of(name, points)
 
 
 def _quad_centre(quad: FloatArray) -> FloatArray:
@@ -361,7 +378,12 @@ def load(name: str, root: str | Path | None = None) -> TableCalibration:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise CalibrationError(f"calibration file {path} is not valid JSON: {exc}") from exc
-    return TableCalibration.from_json(data)
+    if not isinstance(data, dict):
+        raise CalibrationError(f"calibration file {path}: expected a JSON object")
+    try:
+        return TableCalibration.from_json(data)
+    except CalibrationError as exc:
+        raise CalibrationError(f"calibration file {path}: {exc}") from exc
 
 
 def list_tables(root: str | Path | None = None) -> list[str]:

@@ -12,7 +12,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from host.api.hub import Hub
-from host.api.routes import games, live, notation, players, sessions
+from host.api.routes import games, live, notation, players, sessions, tables
 from host.api.token import load_or_create_token
 from host.device import Device, open_device
 from host.referee import NothingThere, RefereeError, Table
@@ -76,7 +76,7 @@ def create_app(settings: Settings | None = None, table: Table | None = None) -> 
     app.add_exception_handler(NotationError, refuse(400))
     app.add_exception_handler(LogError, refuse(400))
 
-    for module in (players, sessions, games, live, notation):
+    for module in (players, sessions, games, live, notation, tables):
         app.include_router(module.router)
 
     @app.get("/api/health", tags=["live"])

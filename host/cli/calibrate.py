@@ -196,7 +196,7 @@ def locate_cmd(
     result = {
         "image": [x, y],
         "table_mm": [round(float(mx), 1), round(float(my), 1)],
-        "zone": c.zone_at((mx, my)) if on_table else "off_table",
+        "zone": c.zone_at((mx, my)) if on_table else cal.OFF_TABLE,
     }
     emit(result, as_json, lambda: typer.echo(f"{mx:.1f} mm, {my:.1f} mm: {result['zone']}"))
 

@@ -7,7 +7,7 @@ import sys
 from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -44,11 +44,27 @@ def read(
         typer.Option("--deck", help="Read with this enrolled deck (see `tableref enroll`)."),
     ] = None,
     data_dir: Annotated[
-        Path | None, typer.Option("--data-dir", help="Where enrolled decks live.")
+        Path | None,
+        typer.Option("--data-dir", help="Where enrolled decks and table calibrations live."),
+    ] = None,
+    table: Annotated[
+        str | None,
+        typer.Option(
+            "--table",
+            help="Report where each object lies on this calibrated table (mm and zone; see "
+            "`tableref calibrate`).",
+        ),
+    ] = None,
+    zones: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--zone", help="Only objects in this zone of --table (repeat for several zones)."
+        ),
     ] = None,
 ) -> None:
     """Find and name every tile, card corner index, Four Color card or Cactus card in each
-    image."""
+    image; with --table, also where each lies on the table (millimetres from marker 0, and
+    the zone its centre falls in)."""
     from vision.annotate import draw
     from vision.reader import ImageError, TableReader, load_image
     from vision.recognise import ModelError
@@ -57,6 +73,7 @@ def read(
         raise InputError("--annotate takes one image at a time")
     from vision.enroll import EnrolError
 
+    calibration = _calibration(table, zones, data_dir)
     try:
         reader = TableReader(game.value, deck=deck, data_dir=data_dir)
     except (ModelError, EnrolError, ValueError) as exc:
@@ -68,7 +85,10 @@ def read(
         except ImageError as exc:
             raise InputError(str(exc)) from exc
         reading = reader.read(image)
-        results.append(reading.to_json(str(path)))
+        result = reading.to_json(str(path))
+        if calibration is not None:
+            result = _on_table(result, calibration, image.shape[1], image.shape[0], zones)
+        results.append(result)
         if annotate is not None and not draw(image, reading, annotate):
             raise InputError(f"cannot write {annotate}")
 
@@ -78,13 +98,56 @@ def read(
             for o in r["objects"]:
                 alts = ", ".join(f"{a['label']} {a['confidence']:.2f}" for a in o["alternatives"])
                 extra = f"  (or: {alts})" if alts else ""
-                typer.echo(f"  {o['label']:>4} {o['confidence']:.2f}{extra}")
+                where = ""
+                if "table" in o:
+                    x, y = o["table"]["centre_mm"]
+                    where = f"  at {x:.0f},{y:.0f} mm in {o['table']['zone'] or 'no zone'}"
+                typer.echo(f"  {o['label']:>4} {o['confidence']:.2f}{where}{extra}")
             for s in r.get("sets", []):
                 typer.echo(f"  set: {s}")
             for m in r.get("melds", []):
                 typer.echo(f"  meld: {' '.join(m)}")
 
     emit(results[0] if len(results) == 1 else results, as_json, render)
+
+
+def _calibration(table: str | None, zones: list[str] | None, data_dir: Path | None) -> Any:
+    """The stored calibration of ``table`` (checked before any image is read), with every
+    zone asked for by ``--zone`` known to it."""
+    if table is None:
+        if zones:
+            raise InputError("--zone needs --table: zones belong to a calibrated table")
+        return None
+    from vision import calibrate
+
+    try:
+        calibration = calibrate.load(table, data_dir)
+    except (calibrate.CalibrationError, ValueError) as exc:
+        raise InputError(str(exc)) from exc
+    known = [z.name for z in calibration.zones]
+    for name in zones or []:
+        if name not in known and name != calibrate.OFF_TABLE:
+            raise InputError(
+                f"table {table!r} has no zone {name!r} (its zones: "
+                f"{', '.join(known) or 'none yet'}; add one with `tableref calibrate zone`)"
+            )
+    return calibration
+
+
+def _on_table(
+    result: dict[str, Any], calibration: Any, width: int, height: int, zones: list[str] | None
+) -> dict[str, Any]:
+    """``result`` with each object's place on the table, kept to ``zones`` when given."""
+    from vision import calibrate
+
+    try:
+        frame = calibration.for_frame(width, height)
+    except calibrate.CalibrationError as exc:
+        raise InputError(str(exc)) from exc
+    objects = calibrate.locate_objects(frame, result["objects"])
+    if zones:
+        objects = [o for o in objects if o["table"]["zone"] in zones]
+    return {**result, "table": calibration.name, "objects": objects}
 
 
 @app.command("train")

@@ -3,7 +3,7 @@
 "use strict";
 
 const $ = (sel) => document.querySelector(sel);
-const state = { snap: null, lang: "en", token: "", selected: null, clockBase: null, follow: "live" };
+const state = { snap: null, lang: "en", token: "", selected: null, clockBase: null, follow: "live", calib: null };
 const SVG = "http://www.w3.org/2000/svg";
 
 function t(key) {
@@ -327,6 +327,48 @@ function renderScores(snap) {
   }
 }
 
+// -- table calibration: four corners clicked on the frame ------------------------------------
+function startCalibration() {
+  state.calib = [];
+  $("#calib-count").textContent = "0/4";
+  showMessage(t("calib_hint"));
+  if (state.snap) renderTable(state.snap);
+}
+
+async function calibrationClick(evt) {
+  if (!Array.isArray(state.calib) || !state.snap) return false;
+  const svg = $("#overlay");
+  const p = new DOMPoint(evt.clientX, evt.clientY).matrixTransform(svg.getScreenCTM().inverse());
+  state.calib.push([Math.round(p.x * 10) / 10, Math.round(p.y * 10) / 10]);
+  $("#calib-count").textContent = `${state.calib.length}/4`;
+  if (state.calib.length === 4) {
+    const table = state.snap.table;
+    const body = {
+      corners: state.calib,
+      width_mm: Number($("#calib-w").value),
+      height_mm: Number($("#calib-h").value),
+      image_size: [table.width, table.height],
+    };
+    state.calib = null;
+    const name = encodeURIComponent($("#calib-name").value.trim() || "default");
+    const saved = await act("PUT", `/api/tables/${name}`, body);
+    if (saved) showMessage(`${t("calib_saved")}: ${saved.name}`);
+  }
+  renderTable(state.snap);
+  return true;
+}
+
+function drawCalibration(svg) {
+  for (const [x, y] of state.calib || []) {
+    const c = document.createElementNS(SVG, "circle");
+    c.setAttribute("cx", x);
+    c.setAttribute("cy", y);
+    c.setAttribute("r", 8);
+    c.classList.add("calib-point");
+    svg.append(c);
+  }
+}
+
 function renderTable(snap) {
   const table = snap.table;
   const svg = $("#overlay");
@@ -360,6 +402,7 @@ function renderTable(snap) {
     g.addEventListener("click", () => openCorrection(obj));
     svg.append(g);
   }
+  drawCalibration(svg);
 }
 
 async function openCorrection(obj) {
@@ -485,6 +528,13 @@ function wire() {
     b.addEventListener("click", () => state.snap && act("POST", gamePath("/timer"), { action: b.dataset.timer }));
   }
   $("#undo").addEventListener("click", () => state.snap && act("POST", gamePath("/undo")));
+  $("#calib-start").addEventListener("click", startCalibration);
+  // While corners are being clicked, a click on the frame is a corner, not a read to correct.
+  $("#overlay").addEventListener("click", (e) => {
+    if (!Array.isArray(state.calib)) return;
+    e.stopPropagation();
+    calibrationClick(e);
+  }, true);
   $("#corr-apply").addEventListener("click", () => applyCorrection($("#corr-all").value));
   $("#corr-cancel").addEventListener("click", closeCorrection);
   $("#hist-player").addEventListener("change", loadHistory);

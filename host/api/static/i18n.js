@@ -3,6 +3,9 @@
 "use strict";
 window.I18N = {
   "en": {
+    calibrate: "Calibrate the table", calib_hint: "Click the table's four corners on the frame: top-left, top-right, bottom-right, bottom-left (as the camera sees the table).",
+    calib_table: "Table", calib_width: "Width, top-left to top-right (mm)", calib_height: "Depth, top-left to bottom-left (mm)",
+    calib_start: "Click the corners", calib_saved: "Table calibrated",
     title: "Table referee", offline: "offline", online: "live", language: "Language",
     token: "Table token", token_hint: "paste the token from `tableref token`", save: "Save",
     scoreboard: "Scoreboard", no_game: "No game is running.", timer: "Timer",
@@ -32,6 +35,9 @@ window.I18N = {
     opt_hands: "Hands to play", opt_threshold: "Points threshold", opt_self_drawn: "A self-drawn combination counts as",
   },
   "zh-Hant": {
+    calibrate: "校準桌面", calib_hint: "在畫面上依序點選桌面的四個角：左上、右上、右下、左下（以攝影機所見為準）。",
+    calib_table: "桌子", calib_width: "寬度，左上到右上（毫米）", calib_height: "深度，左上到左下（毫米）",
+    calib_start: "點選四角", calib_saved: "桌面已校準",
     title: "桌遊裁判", offline: "離線", online: "即時", language: "語言",
     token: "桌號密鑰", token_hint: "貼上 `tableref token` 顯示的密鑰", save: "儲存",
     scoreboard: "計分板", no_game: "目前沒有進行中的遊戲。", timer: "計時器",
@@ -60,6 +66,9 @@ window.I18N = {
     opt_hands: "局數", opt_threshold: "起胡分數", opt_self_drawn: "自摸加分計於",
   },
   "pl": {
+    calibrate: "Kalibracja stołu", calib_hint: "Kliknij cztery rogi stołu na obrazie: lewy górny, prawy górny, prawy dolny, lewy dolny (tak, jak widzi je kamera).",
+    calib_table: "Stół", calib_width: "Szerokość, od lewego górnego do prawego górnego (mm)", calib_height: "Głębokość, od lewego górnego do lewego dolnego (mm)",
+    calib_start: "Kliknij rogi", calib_saved: "Stół skalibrowany",
     title: "Sędzia stołu", offline: "offline", online: "na żywo", language: "Język",
     token: "Token stołu", token_hint: "wklej token z `tableref token`", save: "Zapisz",
     scoreboard: "Tablica wyników", no_game: "Żadna gra nie trwa.", timer: "Zegar",
