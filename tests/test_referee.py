@@ -13,7 +13,7 @@ from host.device import FakeDevice
 from host.referee import Referee, RefereeError, Table
 from host.rules.base import Event
 from host.store import Store
-from host.table.stable import Stabiliser
+from host.table.stable import Stabiliser, TableView
 from host.table.zones import CENTRE, rows_of_sets, zone_of
 
 
@@ -252,3 +252,73 @@ def test_a_correction_survives_a_restart(table: Table, tmp_path: Path) -> None:
     assert resumed.facts["centre"] == ["k6"] and resumed.flags == {}
     _settle(resumed, obj("k5", 100, 375, conf=0.3))  # elsewhere: another tile, still doubtful
     assert resumed.flags
+
+
+def _corrected_after_flicker(missing: int, back: dict[str, Any]) -> tuple[Stabiliser, TableView]:
+    """A misread tile corrected by a person, lost for ``missing`` frames, then seen again."""
+    stab = Stabiliser(frames=3)
+    for _ in range(3):
+        view = stab.feed(frame(obj("k5", 500, 375, conf=0.3)))
+    assert view is not None
+    stab.correct(view.objects[0].id, "k6")
+    for _ in range(missing):
+        gone = stab.feed(frame())
+        assert gone is not None and gone.objects == ()  # gone from the view at once
+    view = stab.feed(frame(back))
+    assert view is not None
+    return stab, view
+
+
+@pytest.mark.parametrize("missing", [2, 3])
+def test_a_correction_outlives_a_detection_flicker(missing: int) -> None:
+    stab, view = _corrected_after_flicker(missing, obj("k5", 504, 372, conf=0.3))
+    (tile,) = view.objects
+    assert (tile.label, tile.corrected, tile.read.label) == ("k6", True, "k5")
+    assert not tile.stable and not view.stable  # newly seen: counts only once read steadily
+    for _ in range(2):
+        view = stab.feed(frame(obj("k5", 504, 372, conf=0.3)))
+    assert [(o.label, o.corrected, o.stable) for o in view.objects] == [("k6", True, True)]
+
+
+def test_another_object_where_a_corrected_one_was_does_not_inherit_it() -> None:
+    stab, view = _corrected_after_flicker(2, obj("r2", 500, 375))
+    assert [(o.label, o.corrected) for o in view.objects] == [("r2", False)]
+    for _ in range(2):
+        view = stab.feed(frame(obj("r2", 500, 375)))
+    assert view is not None and view.stable and view.labels() == ["r2"]
+    # Nor does the same misread somewhere else on the table.
+    _, view = _corrected_after_flicker(2, obj("k5", 300, 375, conf=0.3))
+    assert [(o.label, o.corrected) for o in view.objects] == [("k5", False)]
+
+
+def test_a_remembered_correction_expires_and_reset_clears_it() -> None:
+    # Forgotten on the second frame without it; then r2's frame, these, and k5's frame.
+    stab, _ = _corrected_after_flicker(2, obj("r2", 100, 100))
+    for _ in range(stab.remember_frames - 2):  # hand frames do not age it
+        stab.feed(frame())
+        stab.feed(frame(hand=True))
+    view = stab.feed(frame(obj("k5", 500, 375, conf=0.3)))  # the last frame it is kept
+    assert [o.label for o in view.objects if o.read.label == "k5"] == ["k6"]
+
+    stab, _ = _corrected_after_flicker(2, obj("r2", 100, 100))
+    for _ in range(stab.remember_frames - 1):  # one frame too many
+        stab.feed(frame())
+    view = stab.feed(frame(obj("k5", 500, 375, conf=0.3)))
+    assert [(o.label, o.corrected) for o in view.objects] == [("k5", False)]
+
+    stab, _ = _corrected_after_flicker(2, obj("r2", 100, 100))
+    stab.reset()
+    view = stab.feed(frame(obj("k5", 500, 375, conf=0.3)))
+    assert [(o.label, o.corrected) for o in view.objects] == [("k5", False)]
+
+
+def test_the_referee_keeps_a_correction_through_a_two_frame_flicker(table: Table) -> None:
+    ref = _start(table)
+    _settle(ref, obj("k5", 500, 375, conf=0.3))
+    (tile,) = ref.view.objects
+    ref.correct(tile.id, "k6")
+    ref.feed(frame())
+    ref.feed(frame())  # a glint: the tile is lost long enough to be forgotten
+    assert ref.facts["centre"] == []
+    _settle(ref, obj("k5", 502, 376, conf=0.3))
+    assert ref.facts["centre"] == ["k6"] and ref.flags == {}
