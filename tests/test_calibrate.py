@@ -61,6 +61,13 @@ def test_corners_in_the_wrong_order_are_refused() -> None:
         cal.from_corners("t", [(0, 0), (1, 0), (1, 1), (0, 1)], 0, 600)
 
 
+@pytest.mark.parametrize("bad", [float("inf"), float("nan"), 1e300, -2e5])
+def test_corners_off_any_camera_frame_are_refused_by_name(bad: float) -> None:
+    # 1e300 squared overflows: the convexity check alone would see NaN and let it through.
+    with pytest.raises(cal.CalibrationError, match=r"the bottom-right corner .* not a point"):
+        cal.from_corners("t", [(0, 0), (100, 0), (bad, 100), (0, 100)], 800, 600)
+
+
 def test_zones_name_where_objects_lie() -> None:
     c = cal.from_corners(
         "t",

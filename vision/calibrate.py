@@ -12,6 +12,7 @@ moved.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -26,6 +27,7 @@ from vision.userdata import check_name, data_dir
 ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
 CORNER_IDS = (0, 1, 2, 3)
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
+MAX_CORNER_PX = 100_000.0  # far beyond any camera frame, still safe to square
 FORMAT_VERSION = 1
 OFF_TABLE = "off_table"  # the zone of a point outside the table's four corners
 
@@ -300,6 +302,14 @@ def from_corners(
     if len(corners) != 4 or any(len(c) != 2 for c in corners):
         raise CalibrationError(f"need 4 corners as (x, y) pairs, got {list(corners)!r}")
     pts = tuple((float(c[0]), float(c[1])) for c in corners)
+    for label, (x, y) in zip(CORNER_NAMES, pts, strict=True):
+        # A click lies on a camera frame: anything far outside one is a malformed request, and
+        # infinities would turn the convexity check into NaN comparisons that pass silently.
+        if not (math.isfinite(x) and math.isfinite(y)) or max(abs(x), abs(y)) > MAX_CORNER_PX:
+            raise CalibrationError(
+                f"the {label} corner ({x:g}, {y:g}) is not a point on a camera frame "
+                f"(each coordinate must be a finite number of pixels within ±{MAX_CORNER_PX:g})"
+            )
     return TableCalibration(
         name,
         pts,  # type: ignore[arg-type]
