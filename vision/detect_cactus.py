@@ -18,6 +18,7 @@ Band quads come upright or upside down (the recogniser reads both turns and says
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import cv2
@@ -175,6 +176,20 @@ def card_from_band(band: Quad, name_at_top: bool) -> Quad:
     return np.asarray(cv2.perspectiveTransform(unit, m), np.float64).reshape(4, 2)
 
 
+def _card_points(
+    card: Quad, along: Iterable[float], across: Iterable[float]
+) -> Iterator[tuple[int, int]]:
+    """Pixel points of a card: at each fraction ``along`` its length (top to bottom), each
+    fraction ``across`` its width (left to right)."""
+    across = tuple(across)
+    for t in along:
+        left = card[0] + (card[3] - card[0]) * t
+        right = card[1] + (card[2] - card[1]) * t
+        for xr in across:
+            x, y = (round(float(v)) for v in left + (right - left) * xr)
+            yield x, y
+
+
 def outline_runs_down(mask: Image, band: Quad) -> float:
     """Evidence (-1 to 1) that the card lies below an upright band rather than above it: how
     much more of the card's coloured outline (``mask``: :func:`colour_mask` of the image) runs
@@ -185,14 +200,10 @@ def outline_runs_down(mask: Image, band: Quad) -> float:
         # Points just inside the card's left and right edges, over the middle of the card
         # (30%-70% of its length): the outline is there only if the card is.
         hits = []
-        for t in np.linspace(0.3, 0.7, 9):
-            left = card[0] + (card[3] - card[0]) * t
-            right = card[1] + (card[2] - card[1]) * t
-            for xr in (0.05, 0.95):
-                x, y = (round(float(v)) for v in left + (right - left) * xr)
-                inside = 0 <= x < w and 0 <= y < h
-                patch = mask[max(0, y - 1) : y + 2, max(0, x - 1) : x + 2] if inside else None
-                hits.append(float(patch is not None and patch.size > 0 and patch.max() > 0))
+        for x, y in _card_points(card, np.linspace(0.3, 0.7, 9), (0.05, 0.95)):
+            inside = 0 <= x < w and 0 <= y < h
+            patch = mask[max(0, y - 1) : y + 2, max(0, x - 1) : x + 2] if inside else None
+            hits.append(float(patch is not None and patch.size > 0 and patch.max() > 0))
         return float(np.mean(hits))
 
     return side_ink(card_from_band(band, True)) - side_ink(card_from_band(band, False))
@@ -206,13 +217,8 @@ def paper_runs_down(paper: Image, band: Quad) -> float:
     h, w = paper.shape[:2]
 
     def paper_share(card: Quad) -> float:
-        hits = []
-        for t in np.linspace(0.4, 0.7, 4):
-            left = card[0] + (card[3] - card[0]) * t
-            right = card[1] + (card[2] - card[1]) * t
-            for xr in (0.2, 0.35, 0.5, 0.65, 0.8):
-                x, y = (round(float(v)) for v in left + (right - left) * xr)
-                hits.append(float(0 <= x < w and 0 <= y < h and paper[y, x] > 0))
+        points = _card_points(card, np.linspace(0.4, 0.7, 4), (0.2, 0.35, 0.5, 0.65, 0.8))
+        hits = [float(0 <= x < w and 0 <= y < h and paper[y, x] > 0) for x, y in points]
         return float(np.mean(hits))
 
     return paper_share(card_from_band(band, True)) - paper_share(card_from_band(band, False))
