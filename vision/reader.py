@@ -50,7 +50,6 @@ REFRAME_SURE_NONE = 0.2
 REFRAME_BELOW = 0.75
 VERIFY_SURE = 0.95
 VERIFY_SURE_NONE = 0.02
-VERIFY_CHOSEN = True  # verify the reads overlap resolution kept (else: every read over the floor)
 # Cards: the confidence floor. Measured on the dev fold of the training photos (recipe of the
 # shipped model, dev fold left out): floor 0.5 read 381 of 432 with 65 spurious, 0.6 375
 # with 36, 0.7 362 with 24.
@@ -333,12 +332,8 @@ class TableReader:
         # With a profile the model's none gate has decided already; a doubtful identity is
         # still an object (it comes with its alternatives).
         floor = self.read_floor if self.profile is None else 0.0
-        if self.kind == "cards" and self.profile is None:
-            if self.reframes:
-                quads, reads = self._reframe(image, quads, reads)
-            keep = [i for i, r in enumerate(reads) if r.label != NONE and r.confidence >= floor]
-            if self.verify and keep and not VERIFY_CHOSEN:
-                reads = self._verify(image, quads, reads, keep)
+        if self.kind == "cards" and self.profile is None and self.reframes:
+            quads, reads = self._reframe(image, quads, reads)
         keep = [i for i, r in enumerate(reads) if r.label != NONE and r.confidence >= floor]
         t3 = time.perf_counter()
         ranks = [self._rank(reads[i]) for i in keep]
@@ -356,7 +351,7 @@ class TableReader:
                 [ranks[j] for j in chosen],
             )
             chosen = [chosen[k] for k in again]
-            if self.verify and chosen and VERIFY_CHOSEN and self.profile is None:
+            if self.verify and chosen and self.profile is None:
                 # Only the reads that overlap resolution kept: a few per photo, not dozens.
                 reads = self._verify(image, quads, reads, [keep[j] for j in chosen])
                 chosen = [
