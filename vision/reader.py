@@ -7,6 +7,7 @@ its ONNX sessions warm (one inference at start-up) and times each stage of every
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -98,6 +99,20 @@ class Reading:
         elif self.sets is not None:
             out["sets"] = [" ".join(s) for s in self.sets]
         return out
+
+    def only(self, keep: Sequence[int]) -> Reading:
+        """The reading of some of its objects (indices into ``objects``): sets and melds are
+        grouped again from those objects alone, so none names an object left out (``tableref
+        read --zone``: a set straddling the zone's edge shows its part inside)."""
+        objects = [self.objects[i] for i in keep]
+        sets = self.sets
+        if self.game == "fourcolor":
+            from vision.read_fcc import exposed_melds
+
+            sets = exposed_melds(objects)
+        elif self.sets is not None:
+            sets = group_sets(objects)
+        return Reading(objects, sets, dict(self.timings), self.game)
 
 
 def load_image(path: Path) -> Image:

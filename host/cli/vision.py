@@ -85,9 +85,10 @@ def read(
         except ImageError as exc:
             raise InputError(str(exc)) from exc
         reading = reader.read(image)
-        result = reading.to_json(str(path))
         if calibration is not None:
-            result = _on_table(result, calibration, image.shape[1], image.shape[0], zones)
+            result = _on_table(reading, str(path), calibration, image.shape, zones)
+        else:
+            result = reading.to_json(str(path))
         results.append(result)
         if annotate is not None and not draw(image, reading, annotate):
             raise InputError(f"cannot write {annotate}")
@@ -135,18 +136,23 @@ def _calibration(table: str | None, zones: list[str] | None, data_dir: Path | No
 
 
 def _on_table(
-    result: dict[str, Any], calibration: Any, width: int, height: int, zones: list[str] | None
+    reading: Any, image: str, calibration: Any, shape: tuple[int, ...], zones: list[str] | None
 ) -> dict[str, Any]:
-    """``result`` with each object's place on the table, kept to ``zones`` when given."""
+    """The reading's JSON with each object's place on the table. With ``zones``, only the
+    objects in them, and the sets / melds grouped from those objects alone (a set never names
+    a tile outside the zones asked for)."""
     from vision import calibrate
 
     try:
-        frame = calibration.for_frame(width, height)
+        frame = calibration.for_frame(int(shape[1]), int(shape[0]))
     except calibrate.CalibrationError as exc:
         raise InputError(str(exc)) from exc
-    objects = calibrate.locate_objects(frame, result["objects"])
+    places = [frame.locate(o.quad.tolist()) for o in reading.objects]
     if zones:
-        objects = [o for o in objects if o["table"]["zone"] in zones]
+        keep = [i for i, place in enumerate(places) if place["zone"] in zones]
+        reading, places = reading.only(keep), [places[i] for i in keep]
+    result: dict[str, Any] = reading.to_json(image)
+    objects = [{**o, "table": place} for o, place in zip(result["objects"], places, strict=True)]
     return {**result, "table": calibration.name, "objects": objects}
 
 
