@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import import_module
+from pathlib import Path
 from typing import Any
 
 from host.device import Device, DeviceEvent, DeviceState, FakeDevice
@@ -33,6 +34,8 @@ from host.table.adapter import Facts, NeedsInput, TableAdapter, adapter_for
 from host.table.flags import flag_reads, suggestions
 from host.table.reads import FrameRead
 from host.table.stable import Stabiliser, TableView
+from host.table.zones import LayoutError
+from vision.calibrate import CalibrationError, TableCalibration
 
 # Snapshots reach a dashboard by two roads (the WebSocket and HTTP replies) that can cross;
 # a number that only grows lets the page drop whichever arrives late.
@@ -127,6 +130,7 @@ class Referee:
         self.frame_id: int | None = None
         self.frame_at: float | None = None
         self.message = ""
+        self._layout_error: str | None = None  # why the table's zones cannot place a frame
         self.timer = Timer(seconds=adapter.timer_seconds)
         self.muted = False
         self.context = ""  # added to every journal row's source (e.g. a replay's step)
@@ -151,11 +155,17 @@ class Referee:
         seed: int | None = None,
         setup: Event | None = None,
         real_table: bool = False,
+        table: TableCalibration | None = None,
         **kwargs: Any,
     ) -> Referee:
-        """Start a game; ``real_table``: real cards, nobody knows the deck (table mode)."""
+        """Start a game; ``real_table``: real cards, nobody knows the deck (table mode);
+        ``table``: place objects by this calibration's zones (stored with the game), else by
+        image sectors."""
         players = list(store.session(session_id).players)
-        adapter = adapter_for(game, players, options)
+        try:
+            adapter = adapter_for(game, players, options, table)
+        except LayoutError as exc:  # checked before anything is stored
+            raise RefereeError(str(exc)) from None
         engine = engine or engine_for(game)
         if setup is None and real_table:
             setup = adapter.table_setup()
@@ -168,7 +178,8 @@ class Referee:
             engine.rules.initial(setup)  # refuse a bad setup before anything is stored
         except Exception as exc:  # the engine is pure: any failure means a bad setup
             raise RefereeError(f"cannot start {game}: {exc}") from None
-        game_id = store.create_game(session_id, setup, source="start")
+        stored_table = table.to_json() if table is not None else None
+        game_id = store.create_game(session_id, setup, source="start", table=stored_table)
         referee = cls(store, game_id, engine, adapter, device, **kwargs)
         referee._after_change("start")
         return referee
@@ -187,7 +198,15 @@ class Referee:
         setup = store.events(game_id)[0]
         players = [str(p) for p in setup.get("players") or store.session(row.session_id).players]
         options = setup.get("options") or {}
-        adapter = adapter_for(row.game, players, options)
+        stored = store.game_table(game_id)
+        try:
+            # The calibration recorded with the game, not today's file: the same placement.
+            table = TableCalibration.from_json(stored) if stored is not None else None
+            adapter = adapter_for(row.game, players, options, table)
+        except (CalibrationError, LayoutError) as exc:
+            raise RefereeError(
+                f"game {game_id}: its table calibration is unusable: {exc}"
+            ) from None
         return cls(store, game_id, engine or engine_for(row.game), adapter, device, **kwargs)
 
     # -- listeners ------------------------------------------------------------------------------
@@ -220,10 +239,13 @@ class Referee:
         with self._lock:
             now = self.clock()
             summary = self.summary()
+            layout = self.adapter.layout
             objects = []
             for obj in self.view.objects:
                 item = obj.to_json()
                 item["flag"] = self.flags.get(obj.id)
+                if self._layout_error is None:
+                    item.update(layout.place(obj, self.view.width, self.view.height))
                 objects.append(item)
             return {
                 "seq": next(_SNAPSHOT_SEQ),
@@ -247,6 +269,8 @@ class Referee:
                     "stable": self.view.stable,
                     "objects": objects,
                     "facts": self.facts,
+                    # Which calibration places objects in zones (or the default sectors).
+                    "calibration": {**layout.describe(), "error": self._layout_error},
                 },
             }
 
@@ -356,6 +380,7 @@ class Referee:
             self._set_view(view)
             if (
                 self.running
+                and self._layout_error is None
                 and view.stable
                 and not self.flags
                 and self.facts != self._accepted_facts
@@ -388,7 +413,14 @@ class Referee:
 
     def _set_view(self, view: TableView) -> None:
         self.view = view
-        self.facts = self.adapter.facts(view)
+        try:
+            self.facts = self.adapter.facts(view)
+        except LayoutError as exc:
+            # Frames the calibration cannot place (another camera mode): say so, decide nothing.
+            self._layout_error = self.message = str(exc)
+            self.facts, self.flags = {}, {}
+            return
+        self._layout_error = None
         flags = flag_reads(view.objects, self.adapter.deck, self.min_confidence)
         for oid, reason in self.adapter.impossible(self.game.state, view).items():
             flags.setdefault(oid, reason)
@@ -417,6 +449,20 @@ class Referee:
             self._set_view(self.stabiliser.view())
             self.message = f"corrected: {obj.read.label} → {token}"
             self._notify("correction")
+
+    def use_table(self, table: TableCalibration, source: str = "dashboard") -> None:
+        """Place objects by another calibration from now on (the table was recalibrated);
+        stored with the game first, so a restart uses it too."""
+        with self._lock:
+            self._check_running()
+            try:
+                self.adapter.use_table(table)
+            except LayoutError as exc:
+                raise RefereeError(str(exc)) from None
+            self.store.set_game_table(self.game_id, table.to_json())
+            self._set_view(self.view)
+            self.message = f"table {table.name} recalibrated ({source})"
+            self._notify("table")
 
     def suggestions(self, object_id: int) -> list[str]:
         obj = next((o for o in self.view.objects if o.id == object_id), None)
@@ -549,11 +595,16 @@ class Table:
         stable_frames: int = 3,
         min_confidence: float = 0.6,
         clock: Callable[[], float] = time.monotonic,
+        tables_dir: Path | None = None,
+        table: str | None = None,
     ) -> None:
         self.store = store
         self.device: Device = device or FakeDevice()
         self.engines = engines
-        self.options = {
+        # Where `tableref calibrate` keeps calibrations, and the one games use by default.
+        self.tables_dir = tables_dir
+        self.default_table = table or None
+        self.options: dict[str, Any] = {
             "stable_frames": stable_frames,
             "min_confidence": min_confidence,
             "clock": clock,
@@ -589,11 +640,15 @@ class Table:
         seed: int | None = None,
         setup: Event | None = None,
         real_table: bool = False,
+        table: str | None = None,
     ) -> Referee:
+        """Start a game; ``table`` names the calibration that places objects in zones (None:
+        the table's default, "": none, image sectors)."""
         try:
             engine = self.engines(game)
         except LogError as exc:
             raise RefereeError(str(exc)) from None
+        calibration = self.calibration(self.default_table if table is None else table)
         try:
             referee = Referee.start(
                 self.store,
@@ -605,6 +660,7 @@ class Table:
                 seed=seed,
                 setup=setup,
                 real_table=real_table,
+                table=calibration,
                 **self.options,
             )
         except StoreError as exc:
@@ -612,6 +668,31 @@ class Table:
         self._adopt(referee)
         referee._notify("start")
         return referee
+
+    def calibration(self, name: str | None) -> TableCalibration | None:
+        """The stored calibration of table ``name`` (None or "": none)."""
+        if not name:
+            return None
+        from vision import calibrate
+
+        try:
+            return calibrate.load(name, self.tables_dir)
+        except ValueError as exc:  # CalibrationError, or a name that is no file name
+            raise RefereeError(str(exc)) from None
+
+    def recalibrated(self, table: TableCalibration) -> dict[int, str]:
+        """A table's calibration changed (corners clicked again): every running game placing
+        objects by that table adopts it. Game id → "ok" or why it could not."""
+        results = {}
+        for gid, referee in list(self.referees.items()):
+            if not referee.running or referee.adapter.layout.table != table.name:
+                continue
+            try:
+                referee.use_table(table)
+                results[gid] = "ok"
+            except RefereeError as exc:
+                results[gid] = str(exc)
+        return results
 
     def _adopt(self, referee: Referee) -> None:
         with self._lock:

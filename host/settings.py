@@ -61,6 +61,12 @@ class Settings(BaseSettings):
         description="Camera index, video file or image folder; none means replay/manual.",
     )
 
+    table: str | None = Field(
+        default=None,
+        description="The calibrated table games place objects by (`tableref calibrate table "
+        "--table NAME`): hand zones per seat and the shared zone, in table millimetres; none: "
+        "seat sectors of the camera image.",
+    )
     deck: str | None = Field(
         default=None,
         description="The table's enrolled deck (`tableref enroll --deck NAME`): the camera reads "

@@ -82,6 +82,14 @@ CREATE TABLE IF NOT EXISTS corrections (
     label TEXT NOT NULL,
     at TEXT NOT NULL
 );
+-- The table calibration a game places objects by (tableref calibrate), as it stood when the
+-- game started or the table was last recalibrated: a restart places them the same way.
+CREATE TABLE IF NOT EXISTS game_tables (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    name TEXT NOT NULL,
+    calibration TEXT NOT NULL,
+    at TEXT NOT NULL
+);
 -- The journal is append-only: the database itself refuses edits and deletions.
 CREATE TRIGGER IF NOT EXISTS journal_no_update BEFORE UPDATE ON journal
 BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
@@ -198,6 +206,7 @@ class ExportGame(_Strict):
     events: list[dict[str, Any]]
     journal: list[ExportJournalEntry] | None = None
     corrections: list[ExportCorrection] = Field(default_factory=list)
+    table: dict[str, Any] | None = None  # the table calibration the game placed objects by
 
 
 class ExportSession(_Strict):
@@ -338,8 +347,11 @@ class Store:
         return [self.session(r["id"]) for r in self._all("SELECT id FROM sessions ORDER BY id")]
 
     # -- games -------------------------------------------------------------------------------
-    def create_game(self, session_id: int, setup: Event, source: str = "") -> int:
-        """A new running game whose journal starts with its ``setup`` event."""
+    def create_game(
+        self, session_id: int, setup: Event, source: str = "", table: dict[str, Any] | None = None
+    ) -> int:
+        """A new running game whose journal starts with its ``setup`` event; ``table``: the
+        table calibration (its JSON) the game places objects by, stored with it."""
         if setup.type != "setup" or not isinstance(setup.get("game"), str):
             raise StoreError("a game starts with a 'setup' event naming the game")
         self.session(session_id)
@@ -350,7 +362,31 @@ class Store:
             )
             gid = int(cur.lastrowid or 0)
             self._insert(db, gid, 0, "event", setup, source)
+            if table is not None:
+                self._put_table(db, gid, table)
         return gid
+
+    @staticmethod
+    def _put_table(db: sqlite3.Connection, game_id: int, table: dict[str, Any]) -> None:
+        name = table.get("name")
+        if not isinstance(name, str) or not name:
+            raise StoreError("a table calibration needs its 'name'")
+        db.execute(
+            "INSERT OR REPLACE INTO game_tables (game_id, name, calibration, at) "
+            "VALUES (?, ?, ?, ?)",
+            (game_id, name, json.dumps(table, ensure_ascii=False), _now()),
+        )
+
+    def set_game_table(self, game_id: int, table: dict[str, Any]) -> None:
+        """Replace the table calibration a game places objects by (the table recalibrated)."""
+        self.game(game_id)
+        with self._tx() as db:
+            self._put_table(db, game_id, table)
+
+    def game_table(self, game_id: int) -> dict[str, Any] | None:
+        """The table calibration stored with a game (its JSON), or None: image sectors."""
+        row = self._one("SELECT calibration FROM game_tables WHERE game_id = ?", game_id)
+        return None if row is None else dict(json.loads(row["calibration"]))
 
     @staticmethod
     def _insert(
@@ -489,6 +525,7 @@ class Store:
                     "summary": g.summary,
                     "events": [e.to_json() for e in fold_journal(journal)],
                     "journal": [j.to_json() for j in journal],
+                    "table": self.game_table(g.id),
                     "corrections": [
                         {
                             "x": c.x,
@@ -640,6 +677,8 @@ class Store:
                         ),
                     )
                     gid = int(cur.lastrowid or 0)
+                    if g.table is not None:
+                        self._put_table(db, gid, g.table)
                     for c in g.corrections:
                         db.execute(
                             "INSERT INTO corrections (game_id, x, y, size, read_label, label, at)"

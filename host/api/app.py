@@ -32,6 +32,8 @@ def build_table(settings: Settings, device: Device | None = None) -> Table:
         device or open_device(settings.device),
         stable_frames=settings.stable_frames,
         min_confidence=settings.min_confidence,
+        tables_dir=settings.data_dir,
+        table=settings.table,
     )
     table.resume()
     return table

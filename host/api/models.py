@@ -30,6 +30,9 @@ class GameIn(_Body):
     # Real cards on the table: nobody knows the shuffled order, so the engine runs in table
     # mode (cards and tiles as seen or entered); false draws and records a shuffle.
     real_table: bool = False
+    # The calibrated table whose zones place the objects (`tableref calibrate`); omitted: the
+    # table's default setting; "": none, image sectors. Recorded with the game.
+    table: str | None = Field(default=None, max_length=64, examples=["kitchen"])
 
 
 class EventIn(_Body):

@@ -26,6 +26,14 @@ DeviceOpt = Annotated[
     str | None,
     typer.Option("--device", help="'simulator', 'none', 'auto' or a serial port."),
 ]
+TableOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--table",
+        help="Place cards in the zones of this calibrated table (`tableref calibrate`); "
+        "default: seat sectors of the image.",
+    ),
+]
 
 
 def _settings(**flags: Any) -> Settings:
@@ -37,6 +45,18 @@ def _settings(**flags: Any) -> Settings:
 
 def _store(data_dir: Path | None) -> Store:
     return Store(_settings(data_dir=data_dir).db_path)
+
+
+def _check_table(settings: Settings) -> None:
+    """Refuse a --table (or setting) with no usable calibration before anything starts; what
+    each game needs of its zones is checked when the game starts."""
+    if settings.table:
+        from vision import calibrate
+
+        try:
+            calibrate.load(settings.table, settings.data_dir)
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
 
 
 def serve_table(settings: Settings, table: Table, announce: bool = True) -> None:
@@ -54,11 +74,12 @@ def serve_table(settings: Settings, table: Table, announce: bool = True) -> None
 
 @app.command()
 def serve(data_dir: DataDir = None, host: Host = None, port: Port = None,
-          device: DeviceOpt = None) -> None:  # fmt: skip
+          device: DeviceOpt = None, table_name: TableOpt = None) -> None:  # fmt: skip
     """Serve the dashboard and API; running games resume where they were."""
     from host.api.app import build_table
 
-    settings = _settings(data_dir=data_dir, host=host, port=port, device=device)
+    settings = _settings(data_dir=data_dir, host=host, port=port, device=device, table=table_name)
+    _check_table(settings)
     table = build_table(settings)
     if table.referees:
         typer.echo(f"resumed games: {', '.join(str(g) for g in sorted(table.referees))}")
@@ -72,12 +93,16 @@ def run(
     data_dir: DataDir = None,
     host: Host = None,
     port: Port = None,
+    table_name: TableOpt = None,
 ) -> None:
     """Referee a real table: camera frames read by vision, the board, the dashboard."""
     from host.api.app import build_table
     from host.camera_feed import CameraFeed
 
-    settings = _settings(data_dir=data_dir, host=host, port=port, device=device, camera=camera)
+    settings = _settings(
+        data_dir=data_dir, host=host, port=port, device=device, camera=camera, table=table_name
+    )
+    _check_table(settings)
     table = build_table(settings)
     feed = CameraFeed.open(settings.camera or "0", table, settings.deck, settings.data_dir)
     threading.Thread(target=feed.run, name="camera", daemon=True).start()

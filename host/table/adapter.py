@@ -17,7 +17,8 @@ from typing import Any
 from host.rules.base import Event
 from host.rules.notation import BOX
 from host.table.stable import TableObject, TableView
-from host.table.zones import CENTRE_BOX, by_zone
+from host.table.zones import CENTRE, CENTRE_BOX, CalibratedLayout, Layout, SectorLayout
+from vision.calibrate import TableCalibration
 
 Facts = dict[str, Any]
 
@@ -34,10 +35,29 @@ class TableAdapter:
     timer_seconds = 0  # seconds of a turn timer, 0 for none
     triggers: tuple[str, ...] = ()  # what the dashboard offers as buttons
     centre_box = CENTRE_BOX  # the shared area in the middle (fractions x0, y0, x1, y1)
+    # On a calibrated table: the zone names that may hold the shared area, most specific
+    # first (the first the calibration has is used), and whether each seat needs a hand zone.
+    shared_zones: tuple[str, ...] = (CENTRE,)
+    seat_zones = True
 
     def __init__(self, players: Sequence[str], options: dict[str, Any] | None = None) -> None:
         self.players = list(players)
         self.options = dict(options or {})
+        self.layout: Layout = SectorLayout(self.players, self.centre_box)
+
+    def use_table(self, calibration: TableCalibration | None) -> None:
+        """Place objects by this table calibration's zones (``None``: the image sectors).
+        Raises :class:`~host.table.zones.LayoutError` naming any zone the game lacks."""
+        if calibration is None:
+            self.layout = SectorLayout(self.players, self.centre_box)
+            return
+        self.layout = CalibratedLayout(
+            calibration,
+            self.players,
+            game=self.game,
+            shared=self.shared_zones,
+            seats=self.seat_zones,
+        )
 
     def setup(self, rng: random.Random) -> Event:
         """The ``setup`` event that starts this game for these players.
@@ -64,7 +84,7 @@ class TableAdapter:
         return cards
 
     def facts(self, view: TableView) -> Facts:
-        zones = by_zone(view.objects, self.players, view.width, view.height, self.centre_box)
+        zones = self.layout.by_zone(view)
         return {zone: [o.label for o in objs] for zone, objs in zones.items()}
 
     def impossible(self, state: Any, view: TableView) -> dict[int, str]:
@@ -107,13 +127,19 @@ ADAPTERS = {
 
 
 def adapter_for(
-    game: str, players: Sequence[str], options: dict[str, Any] | None = None
+    game: str,
+    players: Sequence[str],
+    options: dict[str, Any] | None = None,
+    table: TableCalibration | None = None,
 ) -> TableAdapter:
-    """The game's adapter; games without one get the manual-entry default."""
+    """The game's adapter; games without one get the manual-entry default. With ``table``,
+    objects are placed by that calibration's zones (see :meth:`TableAdapter.use_table`)."""
     module_name = ADAPTERS.get(game)
     if module_name is None:
         adapter = TableAdapter(players, options)
         adapter.game = game
-        return adapter
-    cls: type[TableAdapter] = import_module(module_name).ADAPTER
-    return cls(players, options)
+    else:
+        cls: type[TableAdapter] = import_module(module_name).ADAPTER
+        adapter = cls(players, options)
+    adapter.use_table(table)
+    return adapter

@@ -23,13 +23,14 @@ from typing import Any
 from host.rules.base import Event
 from host.table.adapter import Facts, NeedsInput, TableAdapter
 from host.table.stable import TableView
-from host.table.zones import CENTRE, by_zone
+from host.table.zones import CENTRE
 
 
 class AllInAdapter(TableAdapter):
     game = "allin"
     deck = "allin"
     triggers = ("predict", "play", "pass", "all_in", "deal", "showdown")
+    shared_zones = ("allin_display", "display", CENTRE)
 
     def setup(self, rng: random.Random) -> Event:
         data: dict[str, Any] = {"players": self.players, "deck": self.shuffled_box(rng)}
@@ -38,7 +39,7 @@ class AllInAdapter(TableAdapter):
         return Event.of("setup", game=self.game, **data)
 
     def facts(self, view: TableView) -> Facts:
-        zones = by_zone(view.objects, self.players, view.width, view.height, self.centre_box)
+        zones = self.layout.by_zone(view)
         display = sorted(
             zones.pop(CENTRE), key=lambda o: (round(o.read.center[1] / 60), o.read.center[0])
         )
@@ -58,7 +59,7 @@ class AllInAdapter(TableAdapter):
             return {}
         shown = state.results[-1]
         flags = {}
-        zones = by_zone(view.objects, self.players, view.width, view.height, self.centre_box)
+        zones = self.layout.by_zone(view)
         for i, player in enumerate(self.players):
             hand = set(shown.hands[i]) if i < len(shown.hands) else set()
             for obj in zones.get(player, []):

@@ -38,7 +38,7 @@ from host.rules.base import Event
 from host.rules.notation import CACTUS_CHARACTERS
 from host.table.adapter import Facts, NeedsInput, TableAdapter
 from host.table.stable import TableView
-from host.table.zones import CENTRE, by_zone
+from host.table.zones import CENTRE
 
 SELF_CONTAINED = ("free_point", "draw_three")
 
@@ -47,12 +47,15 @@ class CactusAdapter(TableAdapter):
     game = "cactus"
     deck = "cactus"
     triggers = ("done", "play", "nope", "resolve", "draw")
+    # Hands are held, not laid in zones: only the discard pile is watched.
+    shared_zones = ("discard", "discard_pile", CENTRE)
+    seat_zones = False
 
     def setup(self, rng: random.Random) -> Event:
         return Event.of("setup", game=self.game, players=self.players, deck=self.shuffled_box(rng))
 
     def facts(self, view: TableView) -> Facts:
-        zones = by_zone(view.objects, self.players, view.width, view.height, self.centre_box)
+        zones = self.layout.by_zone(view)
         pile = sorted(zones[CENTRE], key=lambda o: o.id)  # the newest card last
         return {
             "discard": [o.label for o in pile],

@@ -11,14 +11,12 @@ gives the cards. ``drawn`` records a drawn hand (naming who dealt last), ``deal`
 
 from __future__ import annotations
 
-import math
-from dataclasses import replace
 from typing import Any
 
 from host.rules.base import Event
 from host.table.adapter import Facts, NeedsInput, TableAdapter
 from host.table.stable import TableObject, TableView
-from host.table.zones import CENTRE, by_zone, rows_of_sets
+from host.table.zones import CENTRE, rows_of_sets
 
 
 class FourColorAdapter(TableAdapter):
@@ -29,16 +27,19 @@ class FourColorAdapter(TableAdapter):
     # melds fit between their hand and the middle.
     centre_box = (0.35, 0.35, 0.65, 0.65)
 
+    # On a calibrated table the winning card lies in the centre zone (or a discard zone).
+    shared_zones = (CENTRE, "discard")
+
     def facts(self, view: TableView) -> Facts:
-        zones = by_zone(view.objects, self.players, view.width, view.height, self.centre_box)
+        zones = self.layout.by_zone(view)
         centre = sorted(zones.pop(CENTRE), key=lambda o: o.id)  # newest last
-        cx, cy = view.width / 2, view.height / 2
         seats: dict[str, dict[str, Any]] = {}
-        for seat, (player, objs) in enumerate(zones.items()):
+        for player, objs in zones.items():
             # Seen from the player's chair: a side seat's rows run along its edge of the table,
             # so rows are found with the table turned until that edge is at the bottom.
-            turned = {id(o): _turned(o, seat * 360 / len(self.players), cx, cy) for o in objs}
-            rows = rows_of_sets(list(turned.values()))
+            seen = self.layout.seat_view(player, objs, view.width, view.height)
+            turned = {id(o): t for o, t in zip(objs, seen, strict=True)}
+            rows = rows_of_sets(seen)
             by_turned = {id(turned[id(o)]): o for o in objs}
             groups = [[by_turned[id(t)] for t in group] for group in rows]
             if not groups:
@@ -87,15 +88,3 @@ class FourColorAdapter(TableAdapter):
 
 
 ADAPTER = FourColorAdapter
-
-
-def _turned(obj: TableObject, degrees: float, cx: float, cy: float) -> TableObject:
-    """The object as seen with the table turned by ``-degrees`` about its middle (a seat at
-    ``degrees`` clockwise from the bottom edge then sits at the bottom)."""
-    a = math.radians(-degrees)
-    cos, sin = math.cos(a), math.sin(a)
-    quad = tuple(
-        (cx + (x - cx) * cos - (y - cy) * sin, cy + (x - cx) * sin + (y - cy) * cos)
-        for x, y in obj.read.quad
-    )
-    return replace(obj, read=obj.read.model_copy(update={"quad": quad}))

@@ -41,15 +41,22 @@ class RummikubAdapter(TableAdapter):
             data["options"] = self.options
         return Event.of("setup", game=self.game, **data)
 
+    # Sets lie anywhere on the table: a calibrated table needs no zones, but only tiles within
+    # its four corners count (not a rack or the box beside it), and rows are found in
+    # millimetres, the table seen square whatever the camera's tilt.
+    shared_zones = ()
+    seat_zones = False
+
     def facts(self, view: TableView) -> Facts:
-        by_id = {o.id: o for o in view.objects}
+        on_table = self.layout.on_table(view.objects, view.width, view.height)
+        by_id = {o.id: o for o in on_table}
         groups: list[list[TableObject]]
         if view.sets is not None:
             groups = [[by_id[i] for i in s if i in by_id] for s in view.sets]
             seen = {o.id for g in groups for o in g}
-            groups += rows_of_sets([o for o in view.objects if o.id not in seen])
+            groups += rows_of_sets([o for o in on_table if o.id not in seen])
         else:
-            groups = rows_of_sets(view.objects)
+            groups = rows_of_sets(on_table)
         return {"sets": [[o.label for o in g] for g in groups if g]}
 
     def turn(self, state: Any) -> str | None:

@@ -65,5 +65,5 @@ def import_session(document: Annotated[ExportFile, Body()], store: StoreDep) -> 
 @router.post("/{session_id}/games", status_code=status.HTTP_201_CREATED, dependencies=[Authorized])
 def start_game(session_id: Id, body: GameIn, table: TableDep) -> dict[str, Any]:
     return table.start_game(
-        session_id, body.game, body.options, real_table=body.real_table
+        session_id, body.game, body.options, real_table=body.real_table, table=body.table
     ).snapshot()

@@ -63,7 +63,9 @@ def show(name: TableName, request: Request) -> dict[str, Any]:
 
 @router.put("/{name}", dependencies=[Authorized])
 def calibrate_from_corners(name: TableName, body: CornersIn, request: Request) -> dict[str, Any]:
-    """Calibrate the table from four corners clicked on the frame; its zones are kept."""
+    """Calibrate the table from four corners clicked on the frame; its zones are kept. Running
+    games placing objects by this table adopt the new corners (``games``: id → "ok" or why
+    not)."""
     from vision import calibrate
 
     root = _root(request)
@@ -76,4 +78,5 @@ def calibrate_from_corners(name: TableName, body: CornersIn, request: Request) -
         path = calibrate.save(c, root)
     except ValueError as exc:  # CalibrationError included: corners out of order, a bad name
         raise HTTPException(status.HTTP_400_BAD_REQUEST, str(exc)) from exc
-    return {**c.to_json(), "path": str(path)}
+    games = request.app.state.table.recalibrated(c)
+    return {**c.to_json(), "path": str(path), "games": {str(k): v for k, v in games.items()}}
