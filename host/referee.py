@@ -270,9 +270,23 @@ class Referee:
                     "objects": objects,
                     "facts": self.facts,
                     # Which calibration places objects in zones (or the default sectors).
-                    "calibration": {**layout.describe(), "error": self._layout_error},
+                    "calibration": {
+                        **layout.describe(),
+                        "error": self._layout_error,
+                        "outlines": self._outlines(),
+                    },
                 },
             }
+
+    def _outlines(self) -> dict[str, list[list[float]]]:
+        """The zones drawn on the dashboard's view of the current frame size (none while the
+        frames cannot be placed, e.g. before the first frame of a camera of another size)."""
+        if self._layout_error:
+            return {}
+        try:
+            return self.adapter.layout.outlines(self.view.width, self.view.height)
+        except LayoutError:
+            return {}
 
     def history(self) -> list[dict[str, Any]]:
         """Every journal row with the event's players, for the per-player history."""

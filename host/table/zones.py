@@ -136,6 +136,14 @@ class SectorLayout:
     def describe(self) -> dict[str, Any]:
         return {"table": None, "layout": "sectors", "centre_box": list(self.centre)}
 
+    def outlines(self, width: int, height: int) -> dict[str, list[list[float]]]:
+        """Zone outlines in image pixels for the dashboard: the centre box (seat sectors are
+        wedges reaching the image's edges, drawn by nothing)."""
+        x0, y0, x1, y1 = self.centre
+        box = [[x0 * width, y0 * height], [x1 * width, y0 * height], [x1 * width, y1 * height],
+               [x0 * width, y1 * height]]  # fmt: skip
+        return {CENTRE: box}
+
 
 class CalibratedLayout:
     """Zones of a calibrated table, in table millimetres (see the module docstring)."""
@@ -245,6 +253,18 @@ class CalibratedLayout:
         located = self.frame(width, height).locate([list(p) for p in obj.read.quad])
         zone = located["zone"] if located["zone"] == OFF_TABLE else self.zone_of(obj, width, height)
         return {"zone": zone, "table_zone": located["zone"], "centre_mm": located["centre_mm"]}
+
+    def outlines(self, width: int, height: int) -> dict[str, list[list[float]]]:
+        """Each used zone's outline in image pixels (owner → polygon), for the dashboard."""
+        c = self.frame(width, height)
+        used = [(p, z) for p, z in self.seat_zones.items()]
+        if self.shared is not None:
+            used.append((CENTRE, self.shared))
+        out = {}
+        for owner, zone in used:
+            mm = [(x * c.width_mm, y * c.height_mm) for x, y in zone.polygon]
+            out[owner] = [[round(float(x), 1), round(float(y), 1)] for x, y in c.to_image(mm)]
+        return out
 
     def describe(self) -> dict[str, Any]:
         c = self.calibration

@@ -369,12 +369,38 @@ function drawCalibration(svg) {
   }
 }
 
+// Which calibration places the cards in zones: its name and the zones drawn under the reads.
+function renderCalibration(table, svg) {
+  const calib = table.calibration || { table: null, outlines: {} };
+  const label = $("#table-calib");
+  const zones = Object.entries(calib.zones || {}).map(([owner, zone]) => `${owner} = ${zone}`);
+  label.textContent = calib.table
+    ? `${t("table_calibrated")}: ${calib.table} (${calib.method})`
+    : t("table_sectors");
+  label.title = calib.error || zones.join(", ");
+  label.classList.toggle("error", Boolean(calib.error));
+  for (const [owner, points] of Object.entries(calib.outlines || {})) {
+    const g = document.createElementNS(SVG, "g");
+    g.classList.add("zone");
+    g.dataset.owner = owner;
+    const poly = document.createElementNS(SVG, "polygon");
+    poly.setAttribute("points", points.map((p) => p.join(",")).join(" "));
+    const text = document.createElementNS(SVG, "text");
+    text.setAttribute("x", Math.min(...points.map((p) => p[0])) + 6);
+    text.setAttribute("y", Math.min(...points.map((p) => p[1])) + 24);
+    text.textContent = owner === "centre" ? t("zone_centre") : owner;
+    g.append(poly, text);
+    svg.append(g);
+  }
+}
+
 function renderTable(snap) {
   const table = snap.table;
   const svg = $("#overlay");
   svg.setAttribute("viewBox", `0 0 ${table.width} ${table.height}`);
   svg.replaceChildren();
   $("#stable").textContent = table.stable ? t("stable") : t("changing");
+  renderCalibration(table, svg);
   const img = $("#frame");
   if (snap.frame !== null && snap.frame !== undefined) {
     img.hidden = false;
@@ -555,12 +581,26 @@ function wire() {
     const session = await act("POST", "/api/sessions", { players });
     // Started here = real cards on the table: nobody knows the shuffle (the engines' table mode).
     const body = { game: $("#ng-game").value, options: chosenOptions(), real_table: true };
+    const chosenTable = $("#ng-table").value;  // "": the table's default; "-": no calibration
+    if (chosenTable) body.table = chosenTable === "-" ? "" : chosenTable;
     if (session) {
       const snap = await act("POST", `/api/sessions/${session.id}/games`, body);
       if (snap) update(snap, "start");
     }
   });
   setInterval(renderClock, 250);
+}
+
+// The calibrated tables a new game may place its cards by.
+async function loadTables() {
+  let names = [];
+  try { names = (await api("GET", "/api/tables")).tables; } catch (e) { return; }
+  const pick = $("#ng-table");
+  for (const name of names) {
+    const o = document.createElement("option");
+    o.value = o.textContent = name;
+    pick.append(o);
+  }
 }
 
 async function boot() {
@@ -577,6 +617,7 @@ async function boot() {
   applyLanguage(preferredLanguage());
   try { update(await api("GET", "/api/games/current"), "hello"); } catch (e) { /* no game yet */ }
   loadGames();
+  loadTables();
   connect();
 }
 
