@@ -654,15 +654,19 @@ class Table:
         seed: int | None = None,
         setup: Event | None = None,
         real_table: bool = False,
-        table: str | None = None,
+        table: str | TableCalibration | None = None,
     ) -> Referee:
         """Start a game; ``table`` names the calibration that places objects in zones (None:
-        the table's default, "": none, image sectors)."""
+        the table's default, "": none, image sectors), or is that calibration."""
         try:
             engine = self.engines(game)
         except LogError as exc:
             raise RefereeError(str(exc)) from None
-        calibration = self.calibration(self.default_table if table is None else table)
+        calibration = (
+            table
+            if isinstance(table, TableCalibration)
+            else self.calibration(self.default_table if table is None else table)
+        )
         try:
             referee = Referee.start(
                 self.store,

@@ -4,7 +4,10 @@ A script is JSON lines; each line is one step:
 
 - ``{"start": {"session": NAME, "players": [...], "game": GAME, "options": {...}}}``, with
   ``"setup"`` (a whole setup event) when the game's shuffle was recorded, or
-  ``"real_table": true`` for real cards nobody knows the order of (the engine's table mode);
+  ``"real_table": true`` for real cards nobody knows the order of (the engine's table mode),
+  and ``"table"``: the table calibration that places the objects in zones, by name (stored by
+  ``tableref calibrate``) or as the calibration's JSON itself; without it the image sectors
+  place them, whatever the table's default setting, so a script replays the same everywhere;
 - ``{"frame": FRAME_READ}`` — one frame as vision read it (host/table/reads.py), optionally
   with ``"image": PATH`` (relative to the script) when the frame is to be read by vision;
 - ``{"device": "done" | "timer_expired" | "pause" | "resume" | "mute"}`` — a device event;
@@ -31,6 +34,7 @@ from host.device import DeviceEvent
 from host.referee import Referee, RefereeError, Table
 from host.rules.base import Event
 from host.table.reads import FrameRead
+from vision.calibrate import CalibrationError, TableCalibration
 
 Step = dict[str, Any]
 _STEP = re.compile(r"script:(\d+)")
@@ -59,6 +63,20 @@ def load_script(path: Path) -> list[Step]:
     if not steps or "start" not in steps[0]:
         raise ScriptError(f"{path.name}: the first step must be a 'start' step")
     return steps
+
+
+def _table_of(spec: Any) -> str | TableCalibration:
+    """A start step's ``table``: a calibration's name, or the calibration itself."""
+    if spec is None:
+        return ""
+    if isinstance(spec, str):
+        return spec
+    if isinstance(spec, dict):
+        try:
+            return TableCalibration.from_json(spec)
+        except CalibrationError as exc:
+            raise ScriptError(f"the start step's table: {exc}") from None
+    raise ScriptError(f"the start step's table must be a name or a calibration, not {spec!r}")
 
 
 class ScriptPlayer:
@@ -115,6 +133,7 @@ class ScriptPlayer:
                 start.get("options"),
                 setup=setup,
                 real_table=bool(start.get("real_table")),
+                table=_table_of(start.get("table")),
             )
         else:
             position = self.resume_position(referee)

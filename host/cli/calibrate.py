@@ -226,3 +226,42 @@ def list_cmd(data_dir: DataDir = None, as_json: JsonOption = False) -> None:
     """List the calibrated tables."""
     names = cal.list_tables(data_dir)
     emit({"tables": names}, as_json, lambda: typer.echo("\n".join(names) or "no tables yet"))
+
+
+@calibrate_app.command("check")
+def check_cmd(
+    game: Annotated[str, typer.Argument(help="allin, rummikub, fourcolor or cactus.")],
+    players: Annotated[
+        str, typer.Option("--players", help="The players in seat order: 'Ann,Bob,Cleo'.")
+    ],
+    table: TableName = "default",
+    data_dir: DataDir = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Whether the live referee can place GAME's cards by this table's zones: which zone is
+    each player's hand and which the shared area, or what is missing (before game night)."""
+    from host.table.adapter import ADAPTERS, adapter_for
+    from host.table.zones import LayoutError
+
+    if game not in ADAPTERS:
+        raise InputError(f"unknown game {game!r}: expected one of {', '.join(ADAPTERS)}")
+    names = [p.strip() for p in players.split(",") if p.strip()]
+    if not names:
+        raise InputError("--players needs at least one name")
+    with _as_input_errors():
+        c = cal.load(table, data_dir)
+    try:
+        adapter = adapter_for(game, names, None, c)
+    except LayoutError as exc:
+        raise InputError(str(exc)) from None
+    result = adapter.layout.describe()
+
+    def render() -> None:
+        zones = result["zones"]
+        typer.echo(f"table {c.name} can referee {game} for {', '.join(names)}:")
+        for owner, zone in zones.items():
+            typer.echo(f"  {owner}: zone {zone}")
+        if not zones:
+            typer.echo("  every object within the table's corners counts (no zones needed)")
+
+    emit(result, as_json, render)

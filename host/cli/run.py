@@ -12,7 +12,7 @@ import typer
 
 from host.cli.app import app
 from host.cli.common import InputError, JsonOption, emit
-from host.referee import Table, replay_summary
+from host.referee import RefereeError, Table, replay_summary
 from host.settings import Settings, load_settings
 from host.store import Store, StoreError
 
@@ -135,7 +135,10 @@ def play(
         if progress:
             typer.echo(f"step {index}", err=True)
 
-    referee = player.play(delay=delay, on_step=show)
+    try:
+        referee = player.play(delay=delay, on_step=show)
+    except (ScriptError, RefereeError) as exc:
+        raise InputError(f"{script}: {exc}") from None
     summary = referee.summary()
     result = {"game_id": referee.game_id, "summary": summary, "errors": player.errors}
     emit(result, as_json, lambda: _print_summary(referee.row.game, summary))
