@@ -491,6 +491,8 @@ class Referee:
         with self._lock:
             self._check_running()
             try:
+                if self._layout_error:  # no facts to decide from, not even an empty table
+                    raise RefereeError(self._layout_error)
                 if name != "time_up":  # time running out is applied whatever the table shows
                     if self.flags:
                         ids = ", ".join(str(i) for i in sorted(self.flags))

@@ -187,6 +187,9 @@ def test_frames_of_another_aspect_ratio_are_refused_by_name(
     assert "another aspect ratio" in ref.message and ref.facts == {}
     assert "another aspect ratio" in ref.snapshot()["table"]["calibration"]["error"]
     assert len(ref.game) == 1  # nothing decided from frames it cannot place
+    with pytest.raises(RefereeError, match="another aspect ratio"):
+        ref.trigger("draw")  # nor from a button: the table is unknown, not empty
+    assert len(ref.game) == 1
     # The same camera at half resolution scales: the card is on the pile.
     half = card(scene, "nope", 450, 300)
     half["quad"] = [[x / 2, y / 2] for x, y in half["quad"]]

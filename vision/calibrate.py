@@ -167,6 +167,12 @@ class TableCalibration:
             return None
         return min(inside, key=lambda z: z.area).name
 
+    def centre_mm(self, quad: Sequence[Sequence[float]]) -> Point:
+        """The table point (mm) under the centre of an object read in the image: the
+        intersection of its quad's diagonals, the true centre of a card seen in perspective."""
+        cx, cy = _quad_centre(self.to_table(quad))
+        return (float(cx), float(cy))
+
     def locate(self, quad: Sequence[Sequence[float]]) -> dict[str, Any]:
         """Where an object read in the image lies on the table: its quad and centre in mm, and
         the zone its centre falls in (None when outside every zone, "off_table" when outside

@@ -201,9 +201,8 @@ class CalibratedLayout:
         return self._frames[key]
 
     def _relative(self, obj: TableObject, width: int, height: int) -> tuple[float, float]:
-        located = self.frame(width, height).locate([list(p) for p in obj.read.quad])
-        x, y = located["centre_mm"]
-        return self.calibration.relative((x, y))
+        """The object's centre in relative table coordinates."""
+        return self.calibration.relative(self.frame(width, height).centre_mm(obj.read.quad))
 
     def zone_of(self, obj: TableObject, width: int, height: int) -> str | None:
         rel = self._relative(obj, width, height)
