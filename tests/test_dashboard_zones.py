@@ -46,5 +46,7 @@ def test_dashboard_shows_the_table_calibration_in_use(
         )
         expect(page.locator("#overlay g.zone")).to_have_count(3)
         expect(page.locator('#overlay g.zone[data-owner="Ann"] text')).to_have_text("Ann")
+        # Clicking the corners again would re-calibrate the table in use.
+        expect(page.locator("#calib-name")).to_have_value("home")
         browser.close()
     assert table.referee().adapter.layout.table == "home"

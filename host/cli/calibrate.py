@@ -132,7 +132,13 @@ def table_cmd(
 
 @calibrate_app.command("zone")
 def zone_cmd(
-    name: Annotated[str, typer.Argument(help="Zone name, e.g. seat1, allin_display, discard.")],
+    name: Annotated[
+        str,
+        typer.Argument(
+            help="Zone name. The live referee uses seat1, seat2.. (or a player's name) for "
+            "hands, allin_display / discard / centre for the shared area.",
+        ),
+    ],
     x0: Annotated[float | None, typer.Argument(help="Left edge, 0..1 across the table.")] = None,
     y0: Annotated[float | None, typer.Argument(help="Top edge, 0..1 down the table.")] = None,
     x1: Annotated[float | None, typer.Argument(help="Right edge.")] = None,

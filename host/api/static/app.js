@@ -379,6 +379,8 @@ function renderCalibration(table, svg) {
     : t("table_sectors");
   label.title = calib.error || zones.join(", ");
   label.classList.toggle("error", Boolean(calib.error));
+  // Clicking the corners again re-calibrates the table in use (its running games follow).
+  if (calib.table && $("#calib-name").value === "default") $("#calib-name").value = calib.table;
   for (const [owner, points] of Object.entries(calib.outlines || {})) {
     const g = document.createElementNS(SVG, "g");
     g.classList.add("zone");
