@@ -653,6 +653,8 @@ class Store:
                     raise ImportFormatError(
                         f"{where}: the log must start with a setup event for {g.game!r}"
                     )
+                if g.table is not None and not isinstance(g.table.get("name"), str):
+                    raise ImportFormatError(f"{where}: its table calibration has no 'name'")
                 summary = validate(events) if validate is not None else g.summary
             except (LogError, ValueError) as exc:
                 if isinstance(exc, ImportFormatError):

@@ -18,7 +18,7 @@ from host.api.app import build_table, create_app
 from host.device import FakeDevice
 from host.referee import Referee, RefereeError, Table
 from host.settings import Settings
-from host.store import Store
+from host.store import ImportFormatError, Store
 from host.table.reads import FrameRead
 from vision import calibrate as cal
 from vision.synth_table import CalibrationScene, render_calibration_scene
@@ -176,6 +176,11 @@ def test_a_restart_places_objects_by_the_calibration_recorded_with_the_game(
     sid = again.store.import_session(exported)
     (imported,) = again.store.games(sid)
     assert again.store.game_table(imported.id) == exported["games"][0]["table"]
+    nameless = {**exported["games"][0]["table"], "name": None}
+    broken = {**exported, "games": [{**exported["games"][0], "table": nameless}]}
+    with pytest.raises(ImportFormatError, match=r"games.0 \(allin\): its table calibration"):
+        again.store.import_session(broken)
+    assert len(again.store.sessions()) == 2  # nothing of the refused import was kept
 
 
 def test_frames_of_another_aspect_ratio_are_refused_by_name(
