@@ -268,3 +268,24 @@ def test_clicking_the_corners_again_updates_the_running_game(
     stored = store.game_table(gid)
     assert stored is not None and stored["image_corners"] == corners
     assert [z["name"] for z in stored["zones"]][-1] == "discard"  # zones kept
+
+
+def test_corners_clicked_with_seats_lay_out_the_zones_a_game_needs(
+    api: tuple[TestClient, dict[str, str]], tmp_path: Path
+) -> None:
+    client, auth = api
+    corners = [[100.0, 80.0], [1100.0, 90.0], [1120.0, 860.0], [80.0, 850.0]]
+    body = {"corners": corners, "width_mm": 1000, "height_mm": 800, "image_size": list(IMAGE)}
+    r = client.put("/api/tables/fresh", json={**body, "seats": 3}, headers=auth)
+    assert r.status_code == 200, r.text
+    assert [z["name"] for z in r.json()["zones"]] == ["seat1", "seat2", "seat3", "centre"]
+    sid = client.post("/api/sessions", json={"players": PLAYERS}, headers=auth).json()["id"]
+    game = {"game": "allin", "real_table": True, "table": "fresh"}
+    r = client.post(f"/api/sessions/{sid}/games", json=game, headers=auth)
+    assert r.status_code == 201 and r.json()["table"]["calibration"]["zones"]["cleo"] == "seat3"
+    # Two seats now: the running game keeps its own calibration, and the reply says why.
+    r = client.put("/api/tables/fresh", json={**body, "seats": 2}, headers=auth)
+    gid = str(client.get("/api/games/current").json()["game_id"])
+    assert r.status_code == 200 and "seat3 or cleo" in r.json()["games"][gid]
+    r = client.put("/api/tables/fresh", json={**body, "seats": 7}, headers=auth)
+    assert r.status_code == 422

@@ -34,6 +34,13 @@ class CornersIn(BaseModel):
     image_size: Annotated[list[int], Field(min_length=2, max_length=2)] | None = Field(
         default=None, description="(width, height) of the frame the corners were clicked on."
     )
+    seats: int | None = Field(
+        default=None,
+        ge=2,
+        le=6,
+        description="Replace the zones with a hand area per seat along the edges (seat1 at the "
+        "camera's bottom edge, then clockwise) and a centre; omitted: the zones are kept.",
+    )
 
 
 def _root(request: Request) -> Any:
@@ -63,15 +70,21 @@ def show(name: TableName, request: Request) -> dict[str, Any]:
 
 @router.put("/{name}", dependencies=[Authorized])
 def calibrate_from_corners(name: TableName, body: CornersIn, request: Request) -> dict[str, Any]:
-    """Calibrate the table from four corners clicked on the frame; its zones are kept. Running
-    games placing objects by this table adopt the new corners (``games``: id → "ok" or why
-    not)."""
+    """Calibrate the table from four corners clicked on the frame; its zones are kept, or
+    replaced by a hand area per seat and a centre (``seats``). Running games placing objects by
+    this table adopt the new calibration (``games``: id → "ok" or why not: a game keeps its
+    own calibration when the new one lacks a zone it needs)."""
     from vision import calibrate
 
     root = _root(request)
     size = (body.image_size[0], body.image_size[1]) if body.image_size else None
     try:
-        zones = calibrate.load(name, root).zones if name in calibrate.list_tables(root) else ()
+        if body.seats is not None:
+            zones = calibrate.default_zones(body.seats)
+        elif name in calibrate.list_tables(root):
+            zones = calibrate.load(name, root).zones
+        else:
+            zones = ()
         c = calibrate.from_corners(
             name, body.corners, body.width_mm, body.height_mm, image_size=size, zones=zones
         )

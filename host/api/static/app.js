@@ -349,6 +349,8 @@ async function calibrationClick(evt) {
       height_mm: Number($("#calib-h").value),
       image_size: [table.width, table.height],
     };
+    const seats = $("#calib-seats").value.trim();
+    if (seats) body.seats = Number(seats);  // a hand area per seat and a centre, else keep zones
     state.calib = null;
     const name = encodeURIComponent($("#calib-name").value.trim() || "default");
     const saved = await act("PUT", `/api/tables/${name}`, body);
