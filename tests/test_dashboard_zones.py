@@ -10,6 +10,7 @@ from typing import Any
 from test_dashboard import ARGS, CHROMIUM, _need_browser, served  # noqa: F401 (the fixture)
 
 from host.referee import Table
+from host.table.reads import FrameRead
 from vision import calibrate as cal
 
 
@@ -46,6 +47,20 @@ def test_dashboard_shows_the_table_calibration_in_use(
         )
         expect(page.locator("#overlay g.zone")).to_have_count(3)
         expect(page.locator('#overlay g.zone[data-owner="Ann"] text')).to_have_text("Ann")
+        # Each read says where the referee placed it: Ann's hand zone, or nowhere.
+        ref = table.referee()
+        card = {"label": "2c", "confidence": 0.99,
+                "quad": [[480, 640], [520, 640], [520, 690], [480, 690]]}  # fmt: skip
+        stray = {**card, "label": "3c", "quad": [[20, 20], [60, 20], [60, 70], [20, 70]]}
+        for _ in range(3):
+            ref.feed(FrameRead.model_validate({"objects": [card, stray]}))
+        expect(page.locator('#overlay g.obj[data-label="2c"]')).to_have_attribute(
+            "data-zone", "Ann"
+        )
+        expect(page.locator('#overlay g.obj[data-label="2c"] title')).to_contain_text("· Ann")
+        expect(page.locator('#overlay g.obj[data-label="3c"] title')).to_contain_text(
+            "· off the table"
+        )
         # Clicking the corners again would re-calibrate the table in use.
         expect(page.locator("#calib-name")).to_have_value("home")
         browser.close()

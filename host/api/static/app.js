@@ -398,6 +398,14 @@ function renderCalibration(table, svg) {
   }
 }
 
+// Where the referee placed a read: a player's hand, the centre, no zone, or off the table.
+function zoneName(zone) {
+  if (zone === undefined || zone === null) return t("zone_none");
+  if (zone === "centre") return t("zone_centre");
+  if (zone === "off_table") return t("zone_off");
+  return zone;
+}
+
 function renderTable(snap) {
   const table = snap.table;
   const svg = $("#overlay");
@@ -427,7 +435,9 @@ function renderTable(snap) {
     text.setAttribute("y", Math.min(...ys) - 4);
     text.textContent = obj.label + (obj.flag ? " ?" : "");
     const title = document.createElementNS(SVG, "title");
-    title.textContent = obj.flag ? `${obj.label}: ${obj.flag}` : `${obj.label} (${obj.confidence})`;
+    title.textContent = (obj.flag ? `${obj.label}: ${obj.flag}` : `${obj.label} (${obj.confidence})`)
+      + ` · ${zoneName(obj.zone)}`;
+    g.dataset.zone = obj.zone ?? "";
     g.append(poly, text, title);
     g.addEventListener("click", () => openCorrection(obj));
     svg.append(g);
