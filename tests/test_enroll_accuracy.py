@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from host.cli.enroll import deck_order, default_grid
-from vision import synth_unseen
+from vision import enrol_layout, synth_unseen
 from vision.enrol_session import Enrolment
 from vision.enroll import DeckProfile, ink_colour
 from vision.evaluate import Score, score
@@ -76,3 +76,30 @@ def test_ink_colour_names_the_four_colour_decks_suits() -> None:
 
     by_shape, with_ink = named(None), named(ink_colour(crops))
     assert with_ink >= by_shape + 0.04, (by_shape, with_ink)
+
+
+def test_parts_of_an_index_enrolled_as_nothing_stop_reads_beside_the_index(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The unseen deck's rank or suit alone, proposed beside its index, is nearer the enrolled
+    index than any pip and was read as a card; enrolled as examples of nothing (the near
+    misses in each index corner), it is rejected, and the whole index then wins its place."""
+    reader = TableReader("cards")
+    with_parts = _enrol(reader)
+    monkeypatch.setattr(enrol_layout, "NEAR_MISSES", 0)
+    without = _enrol(reader)
+    assert len(with_parts.labels) > len(without.labels)
+    plain, clean = _read(reader, without), _read(reader, with_parts)
+    assert clean.spurious < plain.spurious, (clean.to_json(), plain.to_json())
+    assert clean.right >= plain.right, (clean.to_json(), plain.to_json())
+
+
+def test_the_enrolment_calibrates_the_object_gate_on_the_deck(tiles: TableReader) -> None:
+    """The profile's object-or-nothing threshold comes from this enrolment's own clutter (so
+    it follows a retrained model), and reads with it keep spurious reads as rare as the
+    fixed margin did on this deck while naming as many tiles right."""
+    calibrated = _enrol(tiles)
+    fixed = _enrol(tiles, calibrate=False)
+    assert calibrated.object_threshold is not None and fixed.object_threshold is None
+    a, b = _read(tiles, calibrated), _read(tiles, fixed)
+    assert a.right >= b.right - 1 and a.spurious <= b.spurious + 1, (a.to_json(), b.to_json())

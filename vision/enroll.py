@@ -35,6 +35,9 @@ TEMPERATURE = 0.05  # softmax temperature over cosine similarities: sharp, as NN
 # style with seeds apart from the benchmark's (bench/vision_extra.py measures on others).
 OBJECT_MARGIN = 0.08
 NONE_WEIGHT = 0.1
+# A profile calibrated at enrolment (:func:`gate_threshold`) sets its threshold where this
+# share of the deck's own clutter examples would pass as objects.
+CLUTTER_PASS = 0.01
 # Naming: how much a difference in ink colour (see :func:`ink_colour`) counts against a card,
 # in cosine similarity per unit of colour distance. The recognisers standardise each crop, so
 # their embeddings hardly tell a blue 2 from a green one; in a four-colour deck, or tiles in
@@ -90,6 +93,11 @@ class DeckProfile:
     model_reads: dict[str, dict[str, float]] = field(default_factory=dict)
     # Each example's ink colour (N x 2, :func:`ink_colour`); ``None``: names by shape alone.
     inks: NDArray[np.float32] | None = None
+    # Object or nothing, calibrated on this deck at enrolment (:func:`gate_threshold`): a
+    # crop is an object when its nearest card is this much nearer than its nearest clutter,
+    # with NONE_WEIGHT per unit of the model's none against it. ``None`` (an older profile):
+    # the fixed OBJECT_MARGIN around a none of 0.5.
+    object_threshold: float | None = None
 
     def __post_init__(self) -> None:
         self.embeddings = _normalise(self.embeddings)
@@ -159,6 +167,9 @@ class DeckProfile:
             return None
         k = names.index(NONE)
         card = np.delete(per_label, k, axis=1).max(axis=1)
+        if self.object_threshold is not None:
+            margin = card - per_label[:, k] - NONE_WEIGHT * np.asarray(p_none)
+            return margin - self.object_threshold, card
         margin = card - per_label[:, k] - NONE_WEIGHT * (np.asarray(p_none) - 0.5)
         return margin - OBJECT_MARGIN, card
 
@@ -210,6 +221,7 @@ class DeckProfile:
             {**other.model_reads, **self.model_reads}
             if self.model_reads and other.model_reads
             else {},
+            object_threshold=self.object_threshold,
         )
 
     def model_prior(
@@ -250,6 +262,7 @@ class DeckProfile:
             "model_weight": self.model_weight,
             "model_reads": self.model_reads,
             "ink_columns": 0 if self.inks is None else 2,  # the last columns of the .npy
+            "object_threshold": self.object_threshold,
         }
         tmp = path.with_suffix(".json.tmp")
         tmp.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
@@ -272,6 +285,7 @@ class DeckProfile:
             ink_columns = int(meta.get("ink_columns", 0))
             inks = emb[:, -ink_columns:] if ink_columns else None
             emb = emb[:, : emb.shape[1] - ink_columns]
+            threshold = meta.get("object_threshold")
             return cls(
                 str(meta["game"]),
                 str(meta["deck"]),
@@ -285,11 +299,55 @@ class DeckProfile:
                     for k, v in meta.get("model_reads", {}).items()
                 },
                 inks,
+                None if threshold is None else float(threshold),
             )
-        except (OSError, KeyError, ValueError) as exc:
+        except (OSError, KeyError, ValueError, TypeError) as exc:
             if isinstance(exc, EnrolError):
                 raise
             raise EnrolError(f"deck profile {path} is unreadable: {exc}") from exc
+
+
+def gate_threshold(
+    embeddings: NDArray[np.float32],
+    labels: Sequence[str],
+    groups: Sequence[Any],
+    p_none: NDArray[Any],
+    clutter_pass: float | None = None,
+    queries: int = 2000,
+    seed: int = 0,
+) -> float | None:
+    """The object-or-nothing threshold for one deck, from its own enrolment: each clutter
+    example (``labels`` ``none``: pips, court art, a tile's bar, parts of an index) is
+    compared with the rest of the profile as :meth:`DeckProfile.object_margin` compares a
+    crop on the table (nearest card less nearest clutter, less NONE_WEIGHT per unit of the
+    model's none, ``p_none``), leaving out the crops of its own group (``groups``: the same
+    card cut at the same size, whose copies would match it trivially). The threshold lets
+    ``clutter_pass`` (default :data:`CLUTTER_PASS`) of them through: so the gate follows this
+    deck, and this model's embedding and none score, not a constant fitted to one model.
+    ``None`` without both kinds of example. At most ``queries`` clutter crops are compared
+    (about a tenth of a second)."""
+    lab = np.asarray(labels)
+    clutter = lab == NONE
+    if clutter.sum() < 2 or (~clutter).sum() < 1:
+        return None
+    rng = np.random.default_rng(seed)
+    kind = np.nonzero(clutter)[0]
+    q = rng.choice(kind, min(queries, len(kind)), replace=False)
+    emb = _normalise(embeddings)
+    sims = emb[q] @ emb.T
+    codes = {g: i for i, g in enumerate(dict.fromkeys(groups))}
+    group = np.array([codes[g] for g in groups])
+    sims[group[q][:, None] == group[None, :]] = -np.inf
+    score = (
+        sims[:, ~clutter].max(axis=1)
+        - sims[:, clutter].max(axis=1)
+        - NONE_WEIGHT * np.asarray(p_none, np.float32)[q]
+    )
+    score = score[np.isfinite(score)]
+    if len(score) < 2:
+        return None
+    share = CLUTTER_PASS if clutter_pass is None else clutter_pass
+    return float(np.quantile(score, 1.0 - share))
 
 
 def model_weight(model_accuracy: float) -> float:
