@@ -64,13 +64,16 @@ def test_the_gate_follows_the_models_none() -> None:
 
 
 def test_a_crops_own_copies_do_not_calibrate_it() -> None:
-    """Without leaving a crop's own group out, each card matches its own copy and the
-    threshold would sit far above what a card on the table reaches."""
+    """Without leaving a crop's own group out, each card matches its own near copies (an
+    index's jitters lie closer together than a pip's on different cards) and the threshold
+    would sit far above what a card on the table reaches."""
     emb, labels, groups = _deck(np.random.default_rng(2), 0.3)
+    clutter = np.array(labels) == "none"
+    emb[clutter] += np.random.default_rng(5).normal(size=(int(clutter.sum()), emb.shape[1]))
     p_none = np.zeros(len(labels), np.float32)
     fair = enroll.gate_threshold(emb, labels, groups, p_none)
     alone = enroll.gate_threshold(emb, labels, list(range(len(labels))), p_none)
-    assert fair is not None and alone is not None and alone > fair + 0.05
+    assert fair is not None and alone is not None and alone > fair + 0.1
 
 
 def test_no_calibration_without_clutter_and_the_threshold_is_stored(tmp_path: Path) -> None:
