@@ -94,12 +94,18 @@ def test_parts_of_an_index_enrolled_as_nothing_stop_reads_beside_the_index(
     assert clean.right >= plain.right, (clean.to_json(), plain.to_json())
 
 
-def test_the_enrolment_calibrates_the_object_gate_on_the_deck(tiles: TableReader) -> None:
-    """The profile's object-or-nothing threshold comes from this enrolment's own clutter (so
-    it follows a retrained model), and reads with it keep spurious reads as rare as the
-    fixed margin did on this deck while naming as many tiles right."""
-    calibrated = _enrol(tiles)
-    fixed = _enrol(tiles, calibrate=False)
+def test_the_enrolment_calibrates_the_object_gate_on_the_deck() -> None:
+    """The profile's object-or-nothing threshold comes from this enrolment's own cards and
+    clutter (so it follows a retrained model), and reads use it: on the unseen card deck it
+    reads about as many cards right as the fixed margin fitted to an older model, with no
+    more spurious reads (with the index parts as clutter too, 40 benchmark scenes: 85.7%
+    right, 4.2% spurious), and a
+    threshold set far above the deck's cards reads nothing."""
+    reader = TableReader("cards")
+    calibrated = _enrol(reader)
+    fixed = _enrol(reader, calibrate=False)
     assert calibrated.object_threshold is not None and fixed.object_threshold is None
-    a, b = _read(tiles, calibrated), _read(tiles, fixed)
-    assert a.right >= b.right - 1 and a.spurious <= b.spurious + 1, (a.to_json(), b.to_json())
+    a, b = _read(reader, calibrated), _read(reader, fixed)
+    assert a.right >= b.right - 1 and a.spurious <= b.spurious, (a.to_json(), b.to_json())
+    calibrated.object_threshold += 1.0  # nearer a card than any clutter by a whole cosine
+    assert _read(reader, calibrated).reads == 0
