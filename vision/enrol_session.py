@@ -24,6 +24,7 @@ from vision.crops import crop
 from vision.enroll import (
     DeckProfile,
     EnrolError,
+    gate_threshold,
     ink_colour,
     model_id,
     model_reads,
@@ -91,10 +92,15 @@ class Enrolment:
         self.views = [self.order[i : i + per] for i in range(0, len(self.order), per)]
         self.labels: list[str] = []
         self.crops: list[npt.NDArray[np.uint8]] = []
+        # Which card and size each crop (and clutter crop) was cut at: near copies, left out
+        # of each other's comparison when the object-or-nothing gate is calibrated.
+        self.groups: list[tuple[str, int]] = []
+        self.clutter_groups: dict[int, list[tuple[str, int]]] = {}
         self.results: dict[int, ViewResult] = {}
         self.clutter: dict[int, list[npt.NDArray[np.uint8]]] = {}
         self.negatives = True
         self.inks = True  # the profile also names by ink colour
+        self.calibrate = True  # the object-or-nothing gate is calibrated on this deck
 
     def plan(self) -> list[list[list[str]]]:
         """Per view, its rows of tokens: what the player lays out, top row first."""
@@ -129,6 +135,8 @@ class Enrolment:
         view_labels: list[str] = []
         view_crops: list[npt.NDArray[np.uint8]] = []
         clutter: list[npt.NDArray[np.uint8]] = []
+        view_groups: list[tuple[str, int]] = []
+        clutter_groups: list[tuple[str, int]] = []
         for k, token in enumerate(expected):
             row, col = divmod(k, self.cols)
             where = "the capture" if one else _where(view, row, col, n_views)
@@ -143,16 +151,30 @@ class Enrolment:
                 )
                 continue
             quad = here[0].quad
+            sizes: tuple[list[int], list[int]] = ([], [])
+            had = len(clutter)
             if self.reader.kind == "tiles":
                 found = enrol_layout.tile_crops(
-                    image, quad, size, self._none_score, clutter if self.negatives else None
+                    image,
+                    quad,
+                    size,
+                    self._none_score,
+                    clutter if self.negatives else None,
+                    groups=sizes,
                 )
             elif self.reader.kind == "cards":
                 found = enrol_layout.card_index_crops(
-                    image, quad, size, self._none_score, clutter if self.negatives else None
+                    image,
+                    quad,
+                    size,
+                    self._none_score,
+                    clutter if self.negatives else None,
+                    groups=sizes,
                 )
             else:
                 found = self._read_crops(image, quad)
+            clutter_groups += [(token, g) for g in sizes[1]]
+            clutter_groups += [(token, -1)] * (len(clutter) - had - len(sizes[1]))
             if not found:
                 result.problems.append(
                     f"{where}: {token} is there but its index cannot be read (covered, blurred, "
@@ -161,6 +183,8 @@ class Enrolment:
                 continue
             self._check_read(found[0], token, where, result)
             crops = enrol_layout.with_half_turns(found)
+            known = sizes[0] + [-1] * (len(found) - len(sizes[0]))
+            view_groups += [(token, g) for g in known for _ in range(2)]
             view_labels += [token] * len(crops)
             view_crops += crops
             result.placed[token] = len(crops)
@@ -184,7 +208,9 @@ class Enrolment:
         keep = [i for i, lab in enumerate(self.labels) if lab not in set(expected)]
         self.labels = [self.labels[i] for i in keep] + view_labels
         self.crops = [self.crops[i] for i in keep] + view_crops
+        self.groups = [self.groups[i] for i in keep] + view_groups
         self.clutter[view] = clutter
+        self.clutter_groups[view] = clutter_groups
         result.seconds = time.perf_counter() - started
         self.results[view] = result
         return result
@@ -228,19 +254,26 @@ class Enrolment:
         if not self.crops:
             raise EnrolError("nothing was enrolled: no card was found in any capture")
         clutter = [c for crops in self.clutter.values() for c in crops]
+        clutter_groups = [g for v in self.clutter for g in self.clutter_groups.get(v, [])]
         logits, emb = self.reader.recogniser.run(np.stack(self.crops + clutter))
-        probs, names = self.reader.recogniser.probabilities(
-            logits[: len(self.crops)], self.reader.deck
-        )
+        every, names = self.reader.recogniser.probabilities(logits, self.reader.deck)
+        probs = every[: len(self.crops)]
+        labels = [*self.labels, *[NONE] * len(clutter)]
+        groups: list[Any] = [*self.groups, *[("none", *g) for g in clutter_groups]]
+        if len(groups) != len(labels):  # crops added by hand, without their groups
+            groups = list(range(len(labels)))
         read = [names[int(i)] for i in probs[:, :-1].argmax(axis=1)]
         accuracy = float(np.mean([a == b for a, b in zip(read, self.labels, strict=True)]))
         return DeckProfile(
             self.reader.game,
             self.deck,
             model_id(self.reader.recogniser.path),
-            [*self.labels, *[NONE] * len(clutter)],
+            labels,
             emb,
             model_weight=model_weight(accuracy),
             model_reads=model_reads(self.labels, probs[:, :-1], names[:-1]),
             inks=ink_colour(np.stack(self.crops + clutter)) if self.inks else None,
+            object_threshold=gate_threshold(emb, labels, groups, every[:, -1])
+            if self.calibrate
+            else None,
         )

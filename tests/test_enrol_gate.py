@@ -1,0 +1,101 @@
+"""The object-or-nothing gate calibrated per deck at enrolment, and the enrolment's near
+misses (parts of an index) as examples of nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from vision import enrol_layout, enroll
+
+
+def _deck(rng: np.random.Generator, spread: float) -> tuple[np.ndarray, list[str], list[int]]:
+    """Ten cards and ten kinds of clutter, five noisy copies of each (one group, as one card
+    cut at one size and jittered): ``spread`` is how far copies of one thing lie apart."""
+    centres = rng.normal(size=(20, 64))
+    rows, labels, groups = [], [], []
+    for k, c in enumerate(centres):
+        for _ in range(5):
+            rows.append(c + spread * rng.normal(size=64))
+            labels.append(f"c{k}" if k < 10 else "none")
+            groups.append(k)
+    return np.asarray(rows, np.float32), labels, groups
+
+
+def test_the_gate_lies_between_the_decks_own_cards_and_clutter() -> None:
+    """Measured on the deck itself (each crop compared with the rest, its own copies left
+    out), the threshold passes new copies of the cards and rejects new copies of the
+    clutter, also for an embedding whose similarities all crowd together (as another model's
+    may), where the fixed margin fitted to one model rejects the cards too."""
+    rng = np.random.default_rng(0)
+    emb, labels, groups = _deck(rng, 0.6)
+    shared = 6.0 * rng.normal(size=emb.shape[1]).astype(np.float32)
+    p_none = np.full(len(labels), 0.2, np.float32)
+    fresh = emb + 0.6 * rng.normal(size=emb.shape).astype(np.float32)  # other noise
+    clutter = np.array(labels) == "none"
+    for crowd in (0.0, 1.0):
+        deck, seen = emb + crowd * shared, fresh + crowd * shared
+        threshold = enroll.gate_threshold(deck, labels, groups, p_none)
+        prof = enroll.DeckProfile("cards", "d", "m", labels, deck, object_threshold=threshold)
+        margin, _ = prof.object_margin(seen, p_none)  # type: ignore[misc]
+        assert (margin[~clutter] > 0).mean() > 0.9, crowd
+        assert (margin[clutter] > 0).mean() < 0.1, crowd
+    fixed = enroll.DeckProfile("cards", "d", "m", labels, deck)
+    margin, _ = fixed.object_margin(seen, p_none)  # type: ignore[misc]
+    assert (margin[~clutter] > 0).mean() < 0.5
+
+
+def test_the_gate_follows_the_models_none() -> None:
+    """A retrained model that says none more (or less) readily on this deck moves the deck's
+    threshold with it, so the same crop gets the same decision; a constant would not."""
+    emb, labels, groups = _deck(np.random.default_rng(1), 0.3)
+    low = np.full(len(labels), 0.1, np.float32)
+    t_low = enroll.gate_threshold(emb, labels, groups, low)
+    t_high = enroll.gate_threshold(emb, labels, groups, low + 0.5)
+    assert t_low is not None and t_high is not None
+    assert abs((t_low - t_high) - 0.5 * enroll.NONE_WEIGHT) < 1e-4
+    # The same crop, the same decision, whichever way the model leans.
+    query = emb[:1] + 0.05
+    for shift, threshold in ((0.0, t_low), (0.5, t_high)):
+        prof = enroll.DeckProfile("cards", "d", "m", labels, emb, object_threshold=threshold)
+        margin, _ = prof.object_margin(query, np.array([0.3 + shift]))  # type: ignore[misc]
+        assert margin[0] > 0
+
+
+def test_a_crops_own_copies_do_not_calibrate_it() -> None:
+    """Without leaving a crop's own group out, each card matches its own near copies (an
+    index's jitters lie closer together than a pip's on different cards) and the threshold
+    would sit far above what a card on the table reaches."""
+    emb, labels, groups = _deck(np.random.default_rng(2), 0.3)
+    clutter = np.array(labels) == "none"
+    emb[clutter] += np.random.default_rng(5).normal(size=(int(clutter.sum()), emb.shape[1]))
+    p_none = np.zeros(len(labels), np.float32)
+    fair = enroll.gate_threshold(emb, labels, groups, p_none)
+    alone = enroll.gate_threshold(emb, labels, list(range(len(labels))), p_none)
+    assert fair is not None and alone is not None and alone > fair + 0.1
+
+
+def test_no_calibration_without_clutter_and_the_threshold_is_stored(tmp_path: Path) -> None:
+    emb, labels, _ = _deck(np.random.default_rng(3), 0.3)
+    cards = [i for i, lab in enumerate(labels) if lab != "none"]
+    assert (
+        enroll.gate_threshold(emb[cards], [labels[i] for i in cards], cards, np.zeros(len(cards)))
+        is None
+    )
+    prof = enroll.DeckProfile("cards", "d", "m", labels, emb, object_threshold=0.0421)
+    prof.save(tmp_path)
+    assert enroll.DeckProfile.load("cards", "d", tmp_path).object_threshold == 0.0421
+    older = enroll.DeckProfile("cards", "e", "m", labels, emb)
+    older.save(tmp_path)
+    assert enroll.DeckProfile.load("cards", "e", tmp_path).object_threshold is None
+
+
+def test_a_part_of_an_index_is_a_near_miss_the_index_itself_is_not() -> None:
+    index = np.array([[10, 10], [30, 10], [30, 50], [10, 50]], np.float32)
+    rank = np.array([[11, 11], [29, 11], [29, 28], [11, 28]], np.float32)  # the rank alone
+    shifted = index + np.array([1.0, 2.0], np.float32)  # the index, framed a little off
+    far = index + np.array([100.0, 0.0], np.float32)
+    assert enrol_layout._part_of(rank, [index])
+    assert not enrol_layout._part_of(shifted, [index])
+    assert not enrol_layout._part_of(far, [index])

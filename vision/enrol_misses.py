@@ -1,0 +1,144 @@
+"""Why an unseen deck's object was not read right after enrolment: misses by cause.
+
+For development seeds apart from the benchmark's (``python -m vision.enrol_misses GAME``):
+the deck is enrolled from one generated layout photo (:mod:`vision.synth_unseen`), table
+scenes are read with the profile, and every object not read right falls in one bucket,
+decided in this order:
+
+* ``not_proposed``: no detector proposal covers it (:func:`vision.matching.same_object`);
+* ``wrong_label``: a kept read covers it but names another card;
+* ``lost_to_overlap``: a proposal over it was judged an object and named right, but overlap
+  resolution kept another read instead;
+* ``judged_nothing_named_right``: every proposal over it was judged nothing, and the
+  profile's nearest card for one of them is right (the object-or-nothing gate's miss);
+* ``judged_nothing``: every proposal over it was judged nothing, named wrong too.
+
+Spurious reads are split by where they lie: ``on_object`` (over a labelled object, in a
+frame too far off to count as it: a rank or suit alone, a neighbour's index), ``on_partial``
+(over a partly covered object, named wrong), ``clutter`` (on nothing labelled).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from typing import Any
+
+import numpy as np
+
+from vision import detect
+from vision.crops import crops
+from vision.evaluate import Score, score
+from vision.matching import same_object
+from vision.reader import TableReader
+from vision.synth import Scene
+
+BUCKETS = (
+    "not_proposed",
+    "wrong_label",
+    "lost_to_overlap",
+    "judged_nothing_named_right",
+    "judged_nothing",
+)
+
+
+def causes(reader: TableReader, scene: Scene) -> tuple[Counter[str], Counter[str], Score]:
+    """(misses by cause, spurious reads by place, the scene's score) for one scene read with
+    ``reader`` (and the profile it holds)."""
+    image = scene.image
+    quads = (
+        detect.tile_candidates(image) if reader.kind == "tiles" else detect.card_candidates(image)
+    )
+    reads = reader._recognise(crops(image, quads, reader.recogniser.spec.crop))
+    objects = reader.read(image).objects
+    s = score(objects, scene.truths, partial=scene.partial)
+    miss: Counter[str] = Counter()
+    for t in scene.truths:
+        kept = [o for o in objects if same_object(o.quad, t.quad)]
+        if any(o.label == t.label for o in kept):
+            continue
+        over = [r for q, r in zip(quads, reads, strict=True) if same_object(q, t.quad)]
+        if not over:
+            miss["not_proposed"] += 1
+        elif kept:
+            named = any(r.label == t.label for r in over)
+            miss["lost_to_overlap" if named else "wrong_label"] += 1
+        elif any(r.label == t.label for r in over):
+            miss["lost_to_overlap"] += 1
+        elif any(r.alternatives and r.alternatives[0][0] == t.label for r in over):
+            miss["judged_nothing_named_right"] += 1
+        else:
+            miss["judged_nothing"] += 1
+    spurious: Counter[str] = Counter()
+    for o in objects:
+        if any(same_object(o.quad, t.quad) for t in scene.truths):
+            continue
+        if any(same_object(o.quad, p.quad) for p in scene.partial):
+            if not any(p.label == o.label and same_object(o.quad, p.quad) for p in scene.partial):
+                spurious["on_partial"] += 1
+            continue
+        centre = o.quad.mean(axis=0)
+        on = any(_near(centre, t.quad) for t in [*scene.truths, *scene.partial])
+        spurious["on_object" if on else "clutter"] += 1
+    return miss, spurious, s
+
+
+def _near(point: np.ndarray, quad: np.ndarray, grow: float = 1.6) -> bool:
+    import cv2
+
+    c = quad.mean(0)
+    q = (c + (quad - c) * grow).astype(np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(q, (float(point[0]), float(point[1])), False) >= 0
+
+
+def measure(game: str, layout_seed: int, scene_seed: int, scenes: int) -> dict[str, Any]:
+    import time
+
+    from host.cli.enroll import deck_order, default_grid
+    from vision import synth_unseen
+    from vision.enrol_session import Enrolment
+
+    reader = TableReader(game)  # type: ignore[arg-type]
+    order = deck_order(game)
+    cols, rows = default_grid(len(order))
+    layout = synth_unseen.layout_scene(game, order, cols, np.random.default_rng(layout_seed))
+    started = time.perf_counter()
+    session = Enrolment(reader, "dev", order, cols, rows)
+    session.capture(1, layout.image)
+    profile = session.profile(partial=True)
+    enrol_s = time.perf_counter() - started
+    reader.use_deck(profile)
+    total, miss, spurious = Score(), Counter[str](), Counter[str]()
+    for i in range(scenes):
+        scene = synth_unseen.scene(game, np.random.default_rng(scene_seed + i))
+        m, sp, s = causes(reader, scene)
+        total.add(s)
+        miss.update(m)
+        spurious.update(sp)
+    return {
+        "game": game,
+        "layout_seed": layout_seed,
+        "enrolled": len(order) - len(session.missing),
+        "enrol_seconds": round(enrol_s, 2),
+        **total.to_json(),
+        "misses": {b: miss[b] for b in BUCKETS},
+        "spurious_by_place": dict(spurious),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("games", nargs="+")
+    ap.add_argument("--layout", type=int, nargs="+", default=[11])
+    ap.add_argument("--scene-seed", type=int, default=60_000)
+    ap.add_argument("--scenes", type=int, default=20)
+    args = ap.parse_args()
+    for game in args.games:
+        for layout in args.layout:
+            out = measure(game, layout, args.scene_seed, args.scenes)
+            print(json.dumps(out), flush=True)
+
+
+if __name__ == "__main__":
+    main()
