@@ -99,3 +99,21 @@ def test_a_part_of_an_index_is_a_near_miss_the_index_itself_is_not() -> None:
     assert enrol_layout._part_of(rank, [index])
     assert not enrol_layout._part_of(shifted, [index])
     assert not enrol_layout._part_of(far, [index])
+
+
+def test_the_gate_point_places_the_threshold_between_the_medians() -> None:
+    """``point`` 0 is the clutter's median, 1 the cards'; tiles use a point nearer their
+    tiles than cards do (their wrongly framed tiles score near the tiles)."""
+    rng = np.random.default_rng(3)
+    emb, labels, groups = _deck(rng, 0.4)
+    clutter = np.array(labels) == "none"
+    emb[clutter] += 1.5 * rng.normal(size=emb.shape[1]).astype(np.float32)  # alike, as clutter
+    p_none = np.full(len(labels), 0.2, np.float32)
+    low, mid, high = (
+        enroll.gate_threshold(emb, labels, groups, p_none, point=p) for p in (0.0, 0.5, 1.0)
+    )
+    assert low is not None and mid is not None and high is not None and low < mid < high
+    assert abs(mid - (low + high) / 2) < 1e-5
+    assert enroll.gate_threshold(emb, labels, groups, p_none) == mid  # the default: midway
+    tiles = enroll.gate_threshold(emb, labels, groups, p_none, point=enroll.TILE_GATE_POINT)
+    assert tiles is not None and tiles > mid

@@ -92,7 +92,9 @@ def _near(point: np.ndarray, quad: np.ndarray, grow: float = 1.6) -> bool:
     return cv2.pointPolygonTest(q, (float(point[0]), float(point[1])), False) >= 0
 
 
-def measure(game: str, layout_seed: int, scene_seed: int, scenes: int) -> dict[str, Any]:
+def measure(
+    game: str, layout_seed: int, scene_seed: int, scenes: int, calibrate: bool = True
+) -> dict[str, Any]:
     import time
 
     from host.cli.enroll import deck_order, default_grid
@@ -105,6 +107,7 @@ def measure(game: str, layout_seed: int, scene_seed: int, scenes: int) -> dict[s
     layout = synth_unseen.layout_scene(game, order, cols, np.random.default_rng(layout_seed))
     started = time.perf_counter()
     session = Enrolment(reader, "dev", order, cols, rows)
+    session.calibrate = calibrate
     session.capture(1, layout.image)
     profile = session.profile(partial=True)
     enrol_s = time.perf_counter() - started
@@ -121,6 +124,7 @@ def measure(game: str, layout_seed: int, scene_seed: int, scenes: int) -> dict[s
         "layout_seed": layout_seed,
         "enrolled": len(order) - len(session.missing),
         "enrol_seconds": round(enrol_s, 2),
+        "object_threshold": profile.object_threshold,
         **total.to_json(),
         "misses": {b: miss[b] for b in BUCKETS},
         "spurious_by_place": dict(spurious),
@@ -133,10 +137,13 @@ def main() -> None:
     ap.add_argument("--layout", type=int, nargs="+", default=[11])
     ap.add_argument("--scene-seed", type=int, default=60_000)
     ap.add_argument("--scenes", type=int, default=20)
+    ap.add_argument(
+        "--fixed-margin", action="store_true", help="the old fixed OBJECT_MARGIN, uncalibrated"
+    )
     args = ap.parse_args()
     for game in args.games:
         for layout in args.layout:
-            out = measure(game, layout, args.scene_seed, args.scenes)
+            out = measure(game, layout, args.scene_seed, args.scenes, not args.fixed_margin)
             print(json.dumps(out), flush=True)
 
 

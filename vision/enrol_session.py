@@ -22,6 +22,8 @@ import numpy.typing as npt
 from vision import enrol_layout
 from vision.crops import crop
 from vision.enroll import (
+    GATE_POINT,
+    TILE_GATE_POINT,
     DeckProfile,
     EnrolError,
     gate_threshold,
@@ -273,7 +275,13 @@ class Enrolment:
             model_weight=model_weight(accuracy),
             model_reads=model_reads(self.labels, probs[:, :-1], names[:-1]),
             inks=ink_colour(np.stack(self.crops + clutter)) if self.inks else None,
-            object_threshold=gate_threshold(emb, labels, groups, every[:, -1])
+            object_threshold=gate_threshold(
+                emb,
+                labels,
+                groups,
+                every[:, -1],
+                point=TILE_GATE_POINT if self.reader.kind == "tiles" else GATE_POINT,
+            )
             if self.calibrate
             else None,
         )

@@ -40,6 +40,14 @@ NONE_WEIGHT = 0.1
 # development seeds (30 scenes, two layouts each) 0.6 cut the card decks' spurious reads
 # further (cards 8.7-11.9% -> 5.8-6.8%) but cost 1.7-5.1 points of accuracy.
 GATE_POINT = 0.5
+# Tiles: further toward the cards. Midway, a tile deck's extra reads were tiles framed wrongly
+# (a frame slid a third of a tile down, read as a 1; a quarter frame on one star of a double
+# joker). Dev seeds (rummikub, layouts 11 and 12, 30 scenes): 0.5 read 85.3/86.5% with 5.3/10.8%
+# spurious, 0.55 84.8/85.8% with 3.1/7.0%, 0.6 83.4/84.3% with 1.7/4.5%, 0.7 78.6/80.3% with
+# 0.9/1.9%; the old fixed margin 84.8/83.3% with 2.9/3.3%. Near-miss clutter for tiles (those
+# frames cut at enrolment, as for card indices) did not help: near misses look most like
+# each other, so they pulled the deck's clutter median and its gate down (spurious 13.1-17.8%).
+TILE_GATE_POINT = 0.6
 # Naming: how much a difference in ink colour (see :func:`ink_colour`) counts against a card,
 # in cosine similarity per unit of colour distance. The recognisers standardise each crop, so
 # their embeddings hardly tell a blue 2 from a green one; in a four-colour deck, or tiles in
@@ -316,6 +324,7 @@ def gate_threshold(
     p_none: NDArray[Any],
     queries: int = 1000,
     seed: int = 0,
+    point: float = GATE_POINT,
 ) -> float | None:
     """The object-or-nothing threshold for one deck, from its own enrolment: each enrolled
     crop, card or clutter (``labels`` ``none``: pips, court art, a tile's bar, parts of an
@@ -323,8 +332,8 @@ def gate_threshold(
     compares a crop on the table (nearest card less nearest clutter, less NONE_WEIGHT per
     unit of the model's none, ``p_none``), leaving out the crops of its own group
     (``groups``: the same card cut at the same size, whose copies would match it trivially).
-    The threshold lies :data:`GATE_POINT` of the way from the clutter's median to the cards'
-    median: so the
+    The threshold lies ``point`` (:data:`GATE_POINT`; tiles :data:`TILE_GATE_POINT`) of the
+    way from the clutter's median to the cards' median: so the
     gate follows this deck, and this model's embedding and none score, not a constant fitted
     to one model. ``None`` without both kinds of example. At most ``queries`` crops of each
     kind are compared (a tenth of a second)."""
@@ -356,7 +365,7 @@ def gate_threshold(
     # of a double joker beside a star joker): on development seeds the 99th percentile set
     # one tile deck's gate at 0.07, another's at 0.004, and the first read 70% right.
     low, high = float(np.median(clutters)), float(np.median(objects))
-    return low + GATE_POINT * (high - low)
+    return low + point * (high - low)
 
 
 def model_weight(model_accuracy: float) -> float:
