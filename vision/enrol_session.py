@@ -33,8 +33,8 @@ from vision.enroll import (
     model_weight,
 )
 from vision.labels import NONE
-from vision.recognise import Recogniser
 from vision.reader import TableReader
+from vision.recognise import Recogniser
 
 CONFIDENT = 0.97  # the model's own read, where this sure, may flag a card out of order
 # Cards: a capture less sharp than this (enrol_layout.sharpness) gets a warning. Measured on
