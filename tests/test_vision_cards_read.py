@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from vision import synth
 from vision.crops import crops, reframed
@@ -86,3 +87,33 @@ def test_verification_reuses_the_first_views_logits_and_spares_sure_reads() -> N
         assert reader._verify(scene.image, quads, reads, idx) == reads
     finally:
         reader_module.VERIFY_SURE, reader_module.VERIFY_SURE_NONE = sure, unsure
+
+
+def test_a_read_verification_takes_back_no_longer_hides_its_neighbour(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from dataclasses import replace
+
+    from vision import reader as reader_module
+    from vision.reader import TableReader
+    from vision.recognise import Read
+
+    reader = TableReader("cards")
+    image = np.zeros((200, 200, 3), np.uint8)
+    centre = np.array([100, 100], np.float32)
+    quads = [rect_quad(centre, 20, 30, 90.0), rect_quad(centre + 4, 20, 30, 90.0)]
+    reads = [Read("KC", 0.9, [("KC", 0.9)], 0.05), Read("QH", 0.8, [("QH", 0.8)], 0.05)]
+    verified: list[list[int]] = []
+
+    def verify(image: object, quads: object, reads: list[Read], idx: list[int]) -> list[Read]:
+        verified.append(list(idx))
+        # Court artwork read as K♣ in one frame reads as nothing in the others.
+        return [replace(r, label=NONE) if r.label == "KC" else r for r in reads]
+
+    monkeypatch.setattr(reader, "_verify", verify)
+    chosen, after = reader._resolve_cards(image, quads, reads, [0, 1], [0.9, 0.8], 0.6)
+    assert [after[i].label for i in chosen] == ["QH"]  # the hidden neighbour, verified too
+    assert verified == [[0], [1]]
+    monkeypatch.setattr(reader_module, "VERIFY_ROUNDS", 1)  # the reader before: both lost
+    chosen, _ = reader._resolve_cards(image, quads, reads, [0, 1], [0.9, 0.8], 0.6)
+    assert chosen == []

@@ -87,6 +87,40 @@ def test_the_other_corner_of_a_card_labelled_once_is_no_none_crop(
     assert ys.count(spec.index(NONE)) == 2
 
 
+def test_proposals_on_a_card_face_are_kept_as_none_beyond_the_random_sample(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A card labelled at both corners: its face lies halfway between them. Proposals there
+    # (pips, court artwork) are kept as "none", up to face_negatives per card, whatever the
+    # random sample of other negatives (at least 8 per photo) would draw.
+    spec = cards_spec()
+    image = np.full((480, 640, 3), 128, np.uint8)
+    twice = [Truth("KC", _quad((100, 100, 130, 150))), Truth("KC", _quad((300, 350, 330, 400)))]
+    (face,) = train.card_faces(twice)
+    assert np.allclose(face[0], [215, 250]) and 90 < face[1] < 100
+    art = [rect_quad(np.float32([215 + dx, 250]), 30, 50, 90.0) for dx in (-40, 0, 40)]
+    table = [rect_quad(np.float32([560, 40 * k + 40]), 30, 50, 90.0) for k in range(10)]
+    monkeypatch.setattr(train, "_candidates", lambda kind, image: art + table)
+
+    def nones(face_negatives: int) -> list[np.ndarray]:
+        xs, ys = train.crops_from(
+            "cards",
+            spec,
+            image,
+            twice,
+            np.random.default_rng(0),
+            0,
+            real=True,
+            face_negatives=face_negatives,
+        )
+        return [x for x, y in zip(xs, ys, strict=True) if y == spec.index(NONE)]
+
+    assert len(nones(0)) == 8  # the random sample only, art or table alike
+    assert len(nones(2)) == 8 + 2
+    assert len(nones(5)) == 8 + 3  # every face proposal there is
+    assert train.card_faces(twice[:1]) == []  # one corner labelled: the face is unknown
+
+
 @pytest.mark.slow
 def test_the_shipped_card_recipe_options_train_and_export(tmp_path: Path) -> None:
     # Reframed proposals, stretched crops and repeated real crops (none here: no photos).

@@ -57,6 +57,9 @@ class Settings:
     reframe: bool = False
     # Real photos: "none" crops sampled per labelled object (clutter, card art).
     real_negatives: int = 2
+    # Real card photos: "none" crops kept per card labelled at both corners from the
+    # proposals on its face, away from its indices (pips, court and ace artwork).
+    face_negatives: int = 0
 
 
 # The settings the shipped models were trained with (``tableref train KIND`` uses them).
@@ -128,11 +131,16 @@ def crops_from(
     real: bool = False,
     reframes: tuple[tuple[float, float, float], ...] = (),
     negatives_per_truth: int = 2,
+    face_negatives: int = 0,
 ) -> tuple[list[Crops], list[int]]:
     """Labelled crops from one scene or photo: detector candidates plus jittered truths.
 
     ``reframes``: each candidate is also taken in these frames (:func:`vision.crops.reframed`),
     as the reader reframes doubtful card reads, so the model learns those frames too.
+    ``face_negatives``: real card photos, up to this many ``none`` crops per card labelled at
+    both corners, from the candidates on that card's face (:func:`card_faces`), kept apart
+    from the random sample of negatives: pips and court artwork are the clutter most like
+    an index, and the random sample seldom holds them.
     """
     out: list[Crops] = []
     ys: list[int] = []
@@ -144,6 +152,8 @@ def crops_from(
     once = [t.quad for t in truths if sum(u.label == t.label for u in truths) == 1]
     found = _candidates(kind, image)
     found += [reframed(q, *f) for q in found for f in reframes]
+    faces = card_faces(truths) if real and kind == "cards" and face_negatives else []
+    on_face: list[list[synth.Quad]] = [[] for _ in faces]
     for q in found:
         hit = [t for t in truths if same_object(q, t.quad)]
         if hit:
@@ -166,11 +176,20 @@ def crops_from(
         elif max((quad_iou(q, t) for t in tq + (ignore or [])), default=0.0) < 0.25:
             if real and kind == "cards" and any(other_corner(q, t) for t in once):
                 continue  # maybe the unlabelled other index of a card labelled once: no "none"
-            negatives.append(q)
+            face = next((k for k, f in enumerate(faces) if _on_face(q, f)), None)
+            if face is None:
+                negatives.append(q)
+            else:
+                on_face[face].append(q)
     keep = max(8, negatives_per_truth * len(truths))
     if len(negatives) > keep:
         pick = rng.choice(len(negatives), keep, replace=False)
         negatives = [negatives[int(i)] for i in pick]
+    for face_quads in on_face:
+        if len(face_quads) > face_negatives:
+            pick = rng.choice(len(face_quads), face_negatives, replace=False)
+            face_quads = [face_quads[int(i)] for i in pick]
+        negatives += face_quads
     out += [crop(image, q, spec.crop) for q in negatives] + sideways
     ys += [none] * (len(negatives) + len(sideways))
     for t in truths:
@@ -190,6 +209,29 @@ def crops_from(
     return out, ys
 
 
+FACE_RADIUS = 0.3  # of the distance between a card's two indices, about the card's centre
+
+
+def card_faces(truths: list[synth.Truth]) -> list[tuple[npt.NDArray[np.float32], float]]:
+    """The faces of the cards labelled at both corners: (centre, radius). A card's two
+    indices sit at diagonally opposite corners, so its centre is halfway between them and a
+    circle of ``FACE_RADIUS`` times their distance stays inside a card of the usual shape
+    (half its width is about 0.29 of its diagonal) and off both indices."""
+    out = []
+    for label in sorted({t.label for t in truths}):
+        pair = [t.quad for t in truths if t.label == label]
+        if len(pair) != 2:
+            continue
+        a, b = pair[0].mean(0), pair[1].mean(0)
+        out.append(((a + b) / 2, FACE_RADIUS * float(np.linalg.norm(a - b))))
+    return out
+
+
+def _on_face(q: synth.Quad, face: tuple[npt.NDArray[np.float32], float]) -> bool:
+    centre, radius = face
+    return float(np.linalg.norm(q.mean(0) - centre)) <= radius
+
+
 def _scene_job(args: tuple[str, int, int, dict[str, Any]]) -> tuple[list[Crops], list[int]]:
     kind, seed, jitters, extra = args
     rng = np.random.default_rng(seed)
@@ -200,7 +242,8 @@ def _scene_job(args: tuple[str, int, int, dict[str, Any]]) -> tuple[list[Crops],
         scene = synth.card_scene(rng, "allin" if seed % 2 else "cards")
         if rng.random() < 0.3:
             scene.image[:] = speckle(scene.image, rng)
-    extra = {k: v for k, v in extra.items() if k != "negatives_per_truth"}  # real photos only
+    real_only = ("negatives_per_truth", "face_negatives")
+    extra = {k: v for k, v in extra.items() if k not in real_only}
     return crops_from(kind, spec, scene.image, scene.truths, rng, jitters, **extra)
 
 
@@ -234,7 +277,10 @@ def build(
 ) -> tuple[Crops, npt.NDArray[np.int64], dict[str, int]]:
     """All training crops and labels for ``settings``, in a deterministic order."""
     kind = settings.kind
-    extra: dict[str, Any] = {"negatives_per_truth": settings.real_negatives}
+    extra: dict[str, Any] = {
+        "negatives_per_truth": settings.real_negatives,
+        "face_negatives": settings.face_negatives,
+    }
     if settings.reframe and kind == "cards":
         extra["reframes"] = CARD_REFRAMES
     jobs: list[tuple[Callable[[Any], tuple[list[Crops], list[int]]], Any]] = [
@@ -424,6 +470,7 @@ def _cached_build(
         + ("-dev" if settings.dev_out else "")
         + ("-rf" if settings.reframe else "")
         + (f"-neg{settings.real_negatives}" if settings.real_negatives != 2 else "")
+        + (f"-face{settings.face_negatives}" if settings.face_negatives else "")
     )
     path = CACHE / f"{key}.npz"
     if path.is_file():
