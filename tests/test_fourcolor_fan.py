@@ -220,3 +220,24 @@ def test_a_square_around_several_characters_is_no_card() -> None:
     big = fr.CharRead("wH", 0.86, fr._facing_square(np.array([260.0, 150.0]), 2.8 * SIZE))
     kept = fr._one_per_card([(r, fr.card_quad(r, 3.6 * r.size)) for r in (small, big)])
     assert [r.label for r, _ in kept] == ["wE"]
+
+
+def _strip_table() -> np.ndarray:
+    """A dark table with one long strip of card paper across it (a fan's upper edge, seen
+    from the leftmost card: its own axis leaves the paper soon, across it runs on)."""
+    image = np.full((750, 1000, 3), (40, 90, 40), np.uint8)
+    image[270:330, 100:900] = (225, 235, 240)
+    return image
+
+
+def test_a_card_aimed_at_its_fan_is_not_turned_a_quarter_by_the_paper_around_it() -> None:
+    read = _read("yA", np.array([500.0, 300.0]), np.array([0.0, 1.0]))
+    image = _strip_table()
+    # Alone, a read whose axis leaves the paper at once while across it runs on is a
+    # character read on its side: it is turned a quarter.
+    ((alone, _),) = fr.measured(image, [(read, None)])
+    assert fr._angle(alone.down, read.down) > 80.0
+    # Aimed at a fan's pivot it keeps its axis: the paper across it is the other cards'.
+    fan = fr.Fan(np.array([500.0, 500.0]), (100.0, 300.0))
+    ((aimed, _),) = fr.measured(image, [(read, None)], fan)
+    assert fr._angle(aimed.down, read.down) < 1.0

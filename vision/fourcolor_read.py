@@ -433,8 +433,10 @@ def read_cards(
         found = suppress(found + more)
         anchors = [m for m in more if any(m is f for f in found)]
     found = merge_doubles(image, found, classify)
-    cards = aim_fans(paired(found))
-    out = _one_per_card([(a, card_quad(a, n)) for a, n in measured(image, cards)])
+    pairs = paired(found)
+    fan = loose_fan(pairs)
+    cards = aim_fans(pairs, fan)
+    out = _one_per_card([(a, card_quad(a, n)) for a, n in measured(image, cards, fan)])
     out.sort(key=lambda c: (float(c[1][:, 1].mean()), float(c[1][:, 0].mean())))
     return out
 
@@ -527,8 +529,15 @@ def _circle_centre(points: Sequence[NDArray[np.float64]]) -> NDArray[np.float64]
     return None if rank < 3 else np.asarray(sol[:2], np.float64)
 
 
+def loose_fan(cards: list[tuple[CharRead, CharRead | None]]) -> Fan | None:
+    """The fan the cards read from one end only show (:func:`find_fan`), if any."""
+    loose = [a for a, b in cards if b is None]
+    return find_fan(loose) if len(loose) >= 3 else None
+
+
 def aim_fans(
     cards: list[tuple[CharRead, CharRead | None]],
+    fan: Fan | None = None,
 ) -> list[tuple[CharRead, CharRead | None]]:
     """Cards read from one end only, their axes turned to the pivot of the fan they lie in.
 
@@ -538,7 +547,7 @@ def aim_fans(
     pointing roughly at it, is aimed at it exactly.
     """
     loose = [i for i, (_, b) in enumerate(cards) if b is None]
-    fan = find_fan([cards[i][0] for i in loose]) if len(loose) >= 3 else None
+    fan = fan or loose_fan(cards)
     if fan is None:
         return cards
     out = list(cards)
@@ -697,13 +706,17 @@ def paper_run(
 
 
 def measured(
-    image: NDArray[np.uint8], cards: list[tuple[CharRead, CharRead | None]]
+    image: NDArray[np.uint8],
+    cards: list[tuple[CharRead, CharRead | None]],
+    fan: Fan | None = None,
 ) -> list[tuple[CharRead, float]]:
     """Each card's read and length, the length measured on the paper where it can be: a card
     read from one end is followed from its character along its axis to where the face ends
     (kept within a third of the length its character's size gives). A read whose axis runs
     off the face at once while a quarter turn runs on is turned that quarter (a character
-    read on its side)."""
+    read on its side). A read aimed at ``fan``'s pivot is not turned: at the fan's edge, with
+    the pivot a little off, its axis may leave the fan soon while across it runs over the
+    other fanned cards' paper (the leftmost card of a fan was drawn a quarter turn off)."""
     lengths = card_lengths(cards)
     f = min(1.0, WORK_SIDE / max(image.shape[:2]))
     small = (
@@ -726,7 +739,9 @@ def measured(
             t = np.radians(90.0 * k)
             rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
             runs.append(paper_run(faces, start, (rot @ d) * unit, reach))
-        if runs[0] * unit < 1.2 * a.size * f and max(runs[1], runs[3]) * unit > 2.5 * a.size * f:
+        fanned = fan is not None and fan.holds(a, FAN_AIM_DEG)
+        short = runs[0] * unit < 1.2 * a.size * f
+        if short and not fanned and max(runs[1], runs[3]) * unit > 2.5 * a.size * f:
             k = 1 if runs[1] >= runs[3] else 3
             t = np.radians(90.0 * k)
             rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
