@@ -106,3 +106,20 @@ def test_a_partly_covered_index_read_right_is_not_spurious_and_read_wrong_is() -
     assert (wrong.right, wrong.spurious, wrong.partial) == (1, 1, 0)
     strict = score([read("7h", seen.quad), read("Qs", half.quad)], [seen])
     assert strict.spurious == 1  # without the partial list, the old strict count
+
+
+def test_an_index_cut_by_the_image_edge_is_kept_apart_not_dropped() -> None:
+    # A right read of an index the photo's edge cuts through is neither demanded nor spurious.
+    cut = 0
+    for seed in (63, 70, 77):  # scenes where a card lies across the photo's edge
+        scene = synth.card_scene(np.random.default_rng(seed))
+        h, w = scene.image.shape[:2]
+        for p in scene.partial:
+            q = p.quad
+            if q.min() < 2 or q[:, 0].max() >= w - 2 or q[:, 1].max() >= h - 2:
+                c = q.mean(0)
+                assert 0 <= c[0] < w and 0 <= c[1] < h
+                cut += 1
+        for t in scene.truths:
+            assert t.quad.min() >= 2 and t.quad[:, 0].max() < w - 2
+    assert cut
