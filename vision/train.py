@@ -73,6 +73,7 @@ SHIPPED = {
         stretch=0.25,
         reframe=True,
         real_negatives=4,
+        face_negatives=6,
     ),
     "fourcolor": Settings("fourcolor", scenes=300, epochs=10, real=False),
     "cactus": Settings("cactus", scenes=500, epochs=8, real=False, jitters=6),
