@@ -172,17 +172,13 @@ class Enrolment:
             quad = here[0].quad
             sizes: tuple[list[int], list[int]] = ([], [])
             had = len(clutter)
-            if self.reader.kind == "tiles":
-                found = enrol_layout.tile_crops(
-                    image,
-                    quad,
-                    size,
-                    self._none_score,
-                    clutter if self.negatives else None,
-                    groups=sizes,
+            if self.reader.kind in ("tiles", "cards"):
+                layout_crops = (
+                    enrol_layout.tile_crops
+                    if self.reader.kind == "tiles"
+                    else enrol_layout.card_index_crops
                 )
-            elif self.reader.kind == "cards":
-                found = enrol_layout.card_index_crops(
+                found = layout_crops(
                     image,
                     quad,
                     size,
