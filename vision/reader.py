@@ -338,7 +338,7 @@ class TableReader:
         live = list(range(len(keep)))  # positions in keep still in the running
         verified: set[int] = set()
         chosen: list[int] = []
-        for _ in range(VERIFY_ROUNDS if self.verify and self.profile is None else 1):
+        for _ in range(VERIFY_ROUNDS):
             sub = detect.suppress([quads[keep[j]] for j in live], [ranks[j] for j in live])
             chosen = [live[k] for k in sub]
             # Measured on fresh generated scenes: a third of the spurious card reads were an
