@@ -3,6 +3,9 @@ does not use): each scene here lost objects before its fix."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import cv2
 import numpy as np
 
 from vision import detect, synth
@@ -71,3 +74,51 @@ def test_light_indices_of_a_dark_card_in_dim_light_are_proposed() -> None:
     assert len(nines) == 2
     # Neither was proposed before; the one in the fainter corner still is not.
     assert sum(any(same_object(q, t.quad) for q in quads) for t in nines) >= 1
+
+
+def _proposed(quads: list[detect.Quad], truth: detect.Quad) -> bool:
+    return any(same_object(q, truth) and aligned(q, truth) for q in quads)
+
+
+def test_a_joker_on_a_dark_table_is_proposed_from_its_face() -> None:
+    # A classic joker's thin smiley in dim light on wood: too faint for the ink masks, so no
+    # proposal framed its tile, though the tile's face stands out from the table.
+    scene = synth.tile_scene(np.random.default_rng(70_089))
+    assert scene.conditions["lighting"] == "dim"
+    joker = next(t for t in scene.truths if t.label == "J")
+    assert _proposed(detect.tile_candidates(scene.image), joker.quad)
+
+
+def _faces(angle: float, count: int, touching_corner: bool = False) -> tuple[Any, list[Any]]:
+    """Blank tile faces (no print at all) on a dark table: a row of ``count`` touching
+    tiles, and a lone tile touching the row's last corner."""
+    image = np.full((600, 800, 3), (40, 45, 60), np.uint8)
+    h, w = 90.0, 90.0 * synth.TILE_ASPECT
+    a = np.radians(angle)
+    along = np.array([np.cos(a), np.sin(a)], np.float32)
+    truths = []
+    for i in range(count):
+        centre = np.array([300, 300], np.float32) + along * w * (i - (count - 1) / 2)
+        truths.append(detect.rect_quad(centre, w, h, angle + 90.0))
+    if touching_corner:
+        # Diagonally beside the row's last tile, the two corners overlapping a little.
+        corner = truths[-1][2]
+        centre = corner + (corner - truths[-1].mean(0)) * 0.92
+        truths.append(detect.rect_quad(centre.astype(np.float32), w, h, angle + 90.0))
+    for q in truths:
+        cv2.fillConvexPoly(image, q.astype(np.int32), (225, 232, 236))
+    return image, truths
+
+
+def test_rows_of_blank_faces_are_cut_into_tiles() -> None:
+    for angle, count in ((0.0, 1), (20.0, 3), (-35.0, 5)):
+        image, truths = _faces(angle, count)
+        lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+        quads = detect.face_tiles(lab)
+        assert all(_proposed(quads, t) for t in truths), (angle, count)
+
+
+def test_tiles_touching_at_a_corner_are_parted() -> None:
+    image, truths = _faces(25.0, 2, touching_corner=True)
+    quads = detect.face_tiles(cv2.cvtColor(image, cv2.COLOR_BGR2LAB))
+    assert _proposed(quads, truths[-1])  # the lone tile, merged with the row before parting
