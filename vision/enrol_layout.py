@@ -280,6 +280,14 @@ def card_index_crops(
     return out
 
 
+def _number_proposals(image: Image) -> list[Quad]:
+    """The tile proposals framed from numbers, not from faces alone: a layout's face frames
+    are all well framed, so enrolled with them the deck's gate sat higher than the frames
+    read on a table reach (dev seeds, layout 11, 20 scenes: 82.1% right, 2.3% spurious with
+    them; 85.4%, 4.9% without; reads keep the face proposals either way)."""
+    return detect.tile_candidates(image, faces_too=False)
+
+
 def tile_crops(
     image: Image,
     quad: Quad,
@@ -299,9 +307,7 @@ def tile_crops(
         before = (len(out), len(negatives) if negatives is not None else 0)
         patch = upright_patch(image, quad, 2 * height, margin=0.5)
         ph, pw = patch.shape[:2]
-        proposals, batch, p_none = _scored_proposals(
-            patch, detect.tile_candidates, size, none_score
-        )
+        proposals, batch, p_none = _scored_proposals(patch, _number_proposals, size, none_score)
         if not proposals:
             continue
         fits = []
