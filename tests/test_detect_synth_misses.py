@@ -64,6 +64,35 @@ def test_a_number_framed_alone_ranks_below_its_whole_tile() -> None:
     assert detect.prefer_whole([tile, near], ["k4", "k4"], [0.9, 0.97]) == [0.9, 0.97]
 
 
+def test_of_two_frames_of_one_tile_the_one_of_the_photos_tile_size_wins() -> None:
+    # A row of touching tiles (72 x 100): the middle tile is also read in a frame shrunk to
+    # 80% and shifted a quarter tile left, a hundredth surer. Its centre sits off the tile's,
+    # and the row fell apart into two sets when it won.
+    row = [_rect(100 + 74 * k, 100, 72, 100) for k in range(4)]
+    off = _rect(156, 100, 58, 80)
+    quads, labels = [*row, off], ["r9", "r10", "r11", "r12", "r10"]
+    scores = [0.93, 0.92, 0.93, 0.93, 0.93]
+    ranks = detect.prefer_typical(quads, labels, scores)
+    assert ranks[4] < ranks[1] == 0.92  # the tile-sized frame ranks first
+    assert sorted(detect.suppress(quads, ranks)) == [0, 1, 2, 3]
+    # Clearly surer, the off-size frame keeps its rank; nor does another label lose its own.
+    assert detect.prefer_typical(quads, labels, [0.93, 0.85, 0.93, 0.93, 0.93])[4] == 0.93
+    assert detect.prefer_typical(quads, [*labels[:4], "k10"], scores)[4] == 0.93
+
+
+def test_a_small_read_inside_a_tile_is_a_part_of_it_for_tiles_only() -> None:
+    # A close-up tile: the lower bend of its large 5 was read as a k10 in a frame a tenth of
+    # its area, whose centre lies inside the tile but too far from its centre, and with too
+    # little overlap, for either usual clash.
+    tile, part = _rect(500, 375, 300, 417), _rect(500, 500, 68, 95)
+    assert sorted(detect.suppress([tile, part], [0.91, 0.54])) == [0, 1]
+    assert detect.suppress([tile, part], [0.91, 0.54], nested=True) == [0]
+    # The surer of the two stays, whichever is the larger; tiles side by side both stay.
+    assert detect.suppress([tile, part], [0.5, 0.9], nested=True) == [1]
+    beside = _rect(820, 375, 300, 417)
+    assert sorted(detect.suppress([tile, beside], [0.9, 0.8], nested=True)) == [0, 1]
+
+
 def test_light_indices_of_a_dark_card_in_dim_light_are_proposed() -> None:
     # A dark-faced All In card on a dark table in dim light: its light print stands 30-60
     # grey levels above the face, under the fixed floor of 40 the light-print mask had.

@@ -407,10 +407,13 @@ class TableReader:
             ranks = detect.prefer_whole(
                 [quads[i] for i in keep], [reads[i].label for i in keep], ranks
             )
+            ranks = detect.prefer_typical(
+                [quads[i] for i in keep], [reads[i].label for i in keep], ranks
+            )
         if self.kind == "cards":
             chosen, reads = self._resolve_cards(image, quads, reads, keep, ranks, floor)
         else:
-            chosen = detect.suppress([quads[i] for i in keep], ranks)
+            chosen = detect.suppress([quads[i] for i in keep], ranks, nested=self.kind == "tiles")
         objects = [
             Found(
                 reads[keep[j]].label,
