@@ -803,13 +803,21 @@ def suppress(
         for j in kept:
             qj = quads[j]
             sj = math.sqrt(max(cv2.contourArea(qj), 1.0))
-            if float(np.linalg.norm(qj.mean(0) - ci)) < centre_frac * min(si, sj) * 1.6:
+            apart = float(np.linalg.norm(qj.mean(0) - ci))
+            if apart < centre_frac * min(si, sj) * 1.6:
                 clash = True
                 break
             if quad_iou(qi, qj) > iou:
                 clash = True
                 break
-            if nested and (_centre_within(qi, qj) if si < sj else _centre_within(qj, qi)):
+            # Every point of a quad no slimmer than 1:9 lies within 1.5 times the square
+            # root of its area of its centre: farther apart, neither centre is in the other
+            # (a distance is cheap, a polygon test is not).
+            if (
+                nested
+                and apart < 1.5 * max(si, sj)
+                and (_centre_within(qi, qj) if si < sj else _centre_within(qj, qi))
+            ):
                 clash = True
                 break
         if not clash:
@@ -862,12 +870,11 @@ def prefer_whole(
     if len(quads) < 2:
         return out
     areas = [float(cv2.contourArea(q.astype(np.float32))) for q in quads]
-    for i, qi in enumerate(quads):
-        for j, qj in enumerate(quads):
-            if i == j or labels[i] != labels[j] or areas[i] >= below * areas[j]:
-                continue
-            if _centre_within(qi, qj):
-                out[i] = min(out[i], scores[j] * 0.999)
+    for same in _by_label(labels):
+        for i in same:
+            for j in same:
+                if areas[i] < below * areas[j] and _centre_within(quads[i], quads[j]):
+                    out[i] = min(out[i], scores[j] * 0.999)
     return out
 
 
@@ -889,17 +896,25 @@ def prefer_typical(quads: list[Quad], labels: list[str], scores: list[float]) ->
     typical = float(np.median(heights))
     off = TYPICAL_WEIGHT * np.abs(np.log(np.maximum(heights, 1.0) / typical))
     fit = [s - float(o) for s, o in zip(scores, off, strict=True)]
-    for i, qi in enumerate(quads):
-        for j, qj in enumerate(quads):
-            if (
-                i != j
-                and labels[i] == labels[j]
-                and fit[i] < fit[j]
-                and scores[j] >= scores[i] - TYPICAL_CLOSE
-                and _centre_within(qi, qj)
-            ):
-                out[i] = min(out[i], scores[j] * 0.999)
+    for same in _by_label(labels):
+        for i in same:
+            for j in same:
+                if (
+                    fit[i] < fit[j]
+                    and scores[j] >= scores[i] - TYPICAL_CLOSE
+                    and _centre_within(quads[i], quads[j])
+                ):
+                    out[i] = min(out[i], scores[j] * 0.999)
     return out
+
+
+def _by_label(labels: list[str]) -> list[list[int]]:
+    """Indices grouped by label, groups of two or more only: the pairwise passes compare
+    reads of one label, and a photo holds hundreds of reads but few of each label."""
+    groups: dict[str, list[int]] = {}
+    for i, label in enumerate(labels):
+        groups.setdefault(label, []).append(i)
+    return [g for g in groups.values() if len(g) > 1]
 
 
 def _long_side(quad: Quad) -> float:
