@@ -151,3 +151,14 @@ def test_tiles_touching_at_a_corner_are_parted() -> None:
     image, truths = _faces(25.0, 2, touching_corner=True)
     quads = detect.face_tiles(cv2.cvtColor(image, cv2.COLOR_BGR2LAB))
     assert _proposed(quads, truths[-1])  # the lone tile, merged with the row before parting
+
+
+def test_tile_training_crops_come_from_the_number_framed_proposals_only() -> None:
+    # A blank face is proposed at read time, but training (as enrolment) frames tiles by
+    # their numbers: a model trained on the face frames too read no better and gained
+    # nothing from enrolment (vision/train.py).
+    from vision.train import _candidates
+
+    image, truths = _faces(0.0, 1)
+    assert _proposed(detect.tile_candidates(image), truths[0])
+    assert not any(_proposed([q], truths[0]) for q in _candidates("tiles", image))
