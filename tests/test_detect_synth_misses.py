@@ -7,9 +7,12 @@ from typing import Any
 
 import cv2
 import numpy as np
+import pytest
 
 from vision import detect, synth
+from vision.evaluate import score
 from vision.matching import aligned, same_object
+from vision.reader import TableReader
 
 
 def _tiles_proposed(scene: synth.Scene) -> int:
@@ -91,6 +94,19 @@ def test_a_small_read_inside_a_tile_is_a_part_of_it_for_tiles_only() -> None:
     assert detect.suppress([tile, part], [0.5, 0.9], nested=True) == [1]
     beside = _rect(820, 375, 300, 417)
     assert sorted(detect.suppress([tile, beside], [0.9, 0.8], nested=True)) == [0, 1]
+
+
+@pytest.mark.parametrize(("seed", "right"), [(70_040, 16), (70_078, 34)])
+def test_the_tile_reader_keeps_one_frame_per_tile(seed: int, right: int) -> None:
+    # Fresh generated tables where the reader's typical-size and nesting passes decide: a
+    # rack on a patterned table (without the size pass one tile went to an off-size frame,
+    # without nesting a frame inside a tile was kept as another) and a scatter in bright
+    # light (two reads inside tiles kept without nesting).
+    scene = synth.tile_scene(np.random.default_rng(seed))
+    s = score(
+        TableReader("rummikub").read(scene.image).objects, scene.truths, partial=scene.partial
+    )
+    assert s.right >= right and s.spurious == 0, s.to_json()
 
 
 def test_light_indices_of_a_dark_card_in_dim_light_are_proposed() -> None:

@@ -507,7 +507,7 @@ def tile_candidates(image: Image, max_candidates: int = 1500, faces_too: bool = 
 # Tiles found by their faces alone, for numbers too faint for the ink masks (washed out by
 # bright light or glare, a joker's thin smiley) on a face that stands out from the table.
 # Measured on 110 fresh generated tables (seeds 70 040-70 099 and 71 000-71 049) with the
-# shipped tiles model: 2890 -> 2922 of 2961 tiles right, spurious 30 -> 28; the held-out
+# 2026-11-22 tiles model: 2890 -> 2922 of 2961 tiles right, spurious 30 -> 28; the held-out
 # real photos unchanged (449 of 451, none spurious).
 FACE_CHROMA = 24  # LAB |a| + |b| under this: a tile face is nearly grey
 FACE_FILL = 0.82  # of its bounding rectangle: a face blob is a rectangle (a tile, a row)

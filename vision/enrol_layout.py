@@ -285,7 +285,7 @@ def _number_proposals(image: Image) -> list[Quad]:
     are all well framed, so enrolled with them the deck's gate sat higher than the frames
     read on a table reach (dev seeds, layout 11, 20 scenes, with a tiles model trained on
     the face proposals: 82.1% right, 2.3% spurious with them, 85.4%, 4.9% without; with the
-    shipped model 87.0%, 1.2% against 87.3%, 1.6%; reads keep the face proposals)."""
+    2026-11-22 model 87.0%, 1.2% against 87.3%, 1.6%; reads keep the face proposals)."""
     return detect.tile_candidates(image, faces_too=False)
 
 

@@ -119,11 +119,11 @@ def _card_fit(q: synth.Quad, truth: synth.Quad, real: bool) -> str:
 
 def _candidates(kind: str, image: synth.Image) -> list[synth.Quad]:
     # Tiles: the number-framed proposals only, as enrolment captures take them. A model
-    # trained on the face proposals too (2026-11-24) read no better with the reader that
-    # also proposes faces (110 fresh tables: 2925 of 2961 right, 7 spurious, either way; held-
-    # out real tiles 450 with 2 spurious against 449 with none; bench synthetic 1047 against
-    # 1053) and gained nothing from enrolment (unseen deck 85.9% -> 85.8% against 85.3% ->
-    # 87.5%).
+    # trained on the face proposals too (2026-11-24) read no better than the 2026-11-22
+    # model with the reader that also proposes faces (110 fresh tables: 2925 of 2961 right,
+    # 7 spurious, either way; held-out real tiles 450 with 2 spurious against 449 with none;
+    # bench synthetic 1047 against 1053) and gained nothing from enrolment (unseen deck
+    # 85.9% -> 85.8% against 85.3% -> 87.5%).
     if kind == "tiles":
         return detect.tile_candidates(image, faces_too=False)
     return detect.card_candidates(image)
