@@ -926,3 +926,76 @@ def _long_side(quad: Quad) -> float:
         )
         / 2
     )
+
+
+WORD_LABELS = frozenset({"X"})  # cards whose corner index is a printed word, such as "Joker"
+
+
+def join_words(
+    quads: list[Quad], labels: list[str], scores: list[float]
+) -> tuple[list[int], dict[int, Quad]]:
+    """Which reads to keep when reads of a word index overlap, and the new frames: a joker's
+    index is a word ("Joker" across the corner, or down it), longer than any frame an index
+    gets, so several frames each read a part of it, overlapping one another yet none holding
+    the other's centre (:func:`drop_repeats`). Reads of one such label whose frames overlap,
+    directly or through others, are one word: the surest stays, framed around them.
+    Returns the kept indices, and the new frame of each kept read that was joined."""
+    words = [i for i, label in enumerate(labels) if label in WORD_LABELS]
+    parent = {i: i for i in words}
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for a, i in enumerate(words):
+        for j in words[a + 1 :]:
+            if labels[i] == labels[j] and _overlap(quads[i], quads[j]):
+                parent[root(i)] = root(j)
+    groups: dict[int, list[int]] = {}
+    for i in words:
+        groups.setdefault(root(i), []).append(i)
+    dropped: set[int] = set()
+    frames: dict[int, Quad] = {}
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        best = max(members, key=lambda i: scores[i])
+        dropped.update(m for m in members if m != best)
+        # A frame of another size is a near miss of the word (a card-sized frame around it),
+        # not a part of it: the word's frame comes from parts about the surest's size.
+        size = cv2.contourArea(quads[best].astype(np.float32))
+        parts = [
+            quads[m]
+            for m in members
+            if 0.5 <= cv2.contourArea(quads[m].astype(np.float32)) / max(size, 1.0) <= 2.0
+        ]
+        frames[best] = _frame_around(parts, quads[best])
+    return [i for i in range(len(quads)) if i not in dropped], frames
+
+
+def _overlap(a: Quad, b: Quad) -> bool:
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return bool(inter > 0)
+
+
+def _frame_around(quads: list[Quad], like: Quad) -> Quad:
+    """The smallest rotated rectangle around ``quads``, its corners in the order that keeps
+    ``like``'s way up (TL TR BR BL as read)."""
+    box = np.asarray(
+        cv2.boxPoints(cv2.minAreaRect(np.concatenate(quads).astype(np.float32))), np.float32
+    )
+    like = like.astype(np.float32)
+
+    def down(q: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        return np.asarray((q[3] + q[2]) / 2 - (q[0] + q[1]) / 2)
+
+    def winding(q: npt.NDArray[Any]) -> float:
+        a, b = q[1] - q[0], q[2] - q[1]
+        return float(a[0] * b[1] - a[1] * b[0])
+
+    if winding(box) * winding(like) < 0:
+        box = box[::-1]
+    shifts = [np.roll(box, -k, axis=0) for k in range(4)]
+    return max(shifts, key=lambda q: float(down(q) @ down(like))).astype(np.float32)

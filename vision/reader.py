@@ -58,6 +58,12 @@ VERIFY_SURE_NONE = 0.02
 # shipped model, dev fold left out): floor 0.5 read 381 of 432 with 65 spurious, 0.6 375
 # with 36, 0.7 362 with 24.
 CARD_MIN_CONFIDENCE = 0.6
+# Cards: the floor for a word index (detect.WORD_LABELS, the joker's "Joker"), which any
+# printed word on the table resembles (a logo, a keyboard's print, a box). On the dev fold
+# (dev-out model) all 8 jokers read right were at 0.996 or more, while 5 of the 10 other joker
+# reads were under 0.9. Generated jokers read less surely: on 60 fresh scenes of the standard
+# deck (seeds 50 000+) the floor lost one right read (0.84) and one spurious read (0.82).
+WORD_MIN_CONFIDENCE = 0.9
 # (width, height, shift along the height): narrower (an index squashed by a photo's resizing),
 # and twice as tall shifted down or up (a rank or a suit framed alone).
 CARD_REFRAMES: tuple[tuple[float, float, float], ...] = (
@@ -368,6 +374,34 @@ class TableReader:
             live = [j for j in live if j not in taken_back]
         return chosen, reads
 
+    def _join_words(
+        self,
+        quads: list[npt.NDArray[np.float32]],
+        reads: list[Read],
+        keep: list[int],
+        chosen: list[int],
+    ) -> tuple[list[int], list[npt.NDArray[np.float32]]]:
+        """Cards: the reads of one word index (a joker's "Joker") joined into one
+        (:func:`detect.join_words`), and without a profile, those under
+        WORD_MIN_CONFIDENCE dropped."""
+        at = [keep[j] for j in chosen]
+        kept, frames = detect.join_words(
+            [quads[i] for i in at], [reads[i].label for i in at], [reads[i].confidence for i in at]
+        )
+        quads = list(quads)
+        for k, frame in frames.items():
+            quads[at[k]] = frame
+        chosen = [chosen[k] for k in kept]
+        if self.profile is None:
+            # After joining: the parts of a word frame it, however unsure each one is.
+            chosen = [
+                j
+                for j in chosen
+                if reads[keep[j]].label not in detect.WORD_LABELS
+                or reads[keep[j]].confidence >= WORD_MIN_CONFIDENCE
+            ]
+        return chosen, quads
+
     def _rank(self, read: Read) -> float:
         """Which of two clashing proposals wins: the surer read (with a profile, the surer
         both that it is an object and which card it is)."""
@@ -412,6 +446,7 @@ class TableReader:
             )
         if self.kind == "cards":
             chosen, reads = self._resolve_cards(image, quads, reads, keep, ranks, floor)
+            chosen, quads = self._join_words(quads, reads, keep, chosen)
         else:
             chosen = detect.suppress([quads[i] for i in keep], ranks, nested=self.kind == "tiles")
         objects = [

@@ -1,0 +1,80 @@
+"""A joker's corner index is a word ("Joker"): its reads are joined, and held to a higher floor."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import cv2
+import numpy as np
+
+from vision import datasets, detect
+from vision.detect import rect_quad
+from vision.matching import same_object
+from vision.reader import WORD_MIN_CONFIDENCE, TableReader
+from vision.recognise import Read
+
+
+@cache
+def reader() -> TableReader:
+    return TableReader("cards")
+
+
+def _down(q: np.ndarray) -> np.ndarray:
+    return (q[3] + q[2]) / 2 - (q[0] + q[1]) / 2
+
+
+def test_overlapping_reads_of_a_word_are_one_read_framed_around_its_parts() -> None:
+    # "Joker" across a corner, 150 px long: three index-sized frames along it, a card-sized
+    # frame around it, and a queen's index overlapping its end.
+    parts = [rect_quad(np.array([x, 100.0], np.float32), 40, 60, 90.0) for x in (60, 100, 140)]
+    card = rect_quad(np.array([100.0, 110.0], np.float32), 120, 180, 90.0)
+    queen = rect_quad(np.array([175.0, 100.0], np.float32), 40, 60, 90.0)
+    quads = [*parts, card, queen]
+    labels = ["X", "X", "X", "X", "QH"]
+    kept, frames = detect.join_words(quads, labels, [0.95, 0.99, 0.9, 0.97, 0.8])
+    assert kept == [1, 4]
+    frame = frames[1]
+    xs, ys = frame[:, 0], frame[:, 1]
+    # Around the three parts (x 40..160), not the card-sized frame (x 40..160, y 20..200).
+    assert (xs.min(), xs.max()) == (40, 160)
+    assert (ys.min(), ys.max()) == (70, 130)
+    assert float(_down(frame) @ _down(parts[1])) > 0  # the same way up as the surest part
+    # Without joining, drop_repeats leaves all three parts: none holds another's centre.
+    assert len(detect.drop_repeats(parts, ["X"] * 3, [0.95, 0.99, 0.9])) == 3
+
+
+def test_word_reads_apart_stay_apart() -> None:
+    a = rect_quad(np.array([60.0, 100.0], np.float32), 40, 60, 30.0)
+    b = rect_quad(np.array([300.0, 400.0], np.float32), 40, 60, 210.0)
+    kept, frames = detect.join_words([a, b], ["X", "X"], [0.9, 0.99])
+    assert kept == [0, 1] and not frames
+
+
+def test_an_unsure_word_read_is_dropped_but_still_frames_a_sure_one() -> None:
+    quads = [
+        rect_quad(np.array([100.0, 100.0], np.float32), 40, 60, 90.0),
+        rect_quad(np.array([130.0, 100.0], np.float32), 40, 60, 90.0),
+        rect_quad(np.array([100.0, 250.0], np.float32), 40, 60, 90.0),
+    ]
+    below = WORD_MIN_CONFIDENCE - 0.1
+    reads = [
+        Read("X", 0.99, [("X", 0.99)], 0.0),
+        Read("X", below, [("X", below)], 0.0),
+        Read("X", below, [("X", below)], 0.0),  # a logo read as a joker
+    ]
+    chosen, after = reader()._join_words(quads, reads, [0, 1, 2], [0, 1, 2])
+    assert chosen == [0]
+    assert (after[0][:, 0].min(), after[0][:, 0].max()) == (80, 150)
+    assert quads[0][:, 0].max() == 120  # the proposals' own list is left as it was
+
+
+def test_a_joker_photo_reads_one_joker_per_word(shared: object) -> None:
+    # Held out: a wizard joker with "Joker" printed large across two corners. Before joining,
+    # the reader read each word two or three times (5 joker reads, 3 of them spurious).
+    photo = next(p for p in datasets.load("cards") if p.path.name == "IMG_20220921_200113_jpg.jpg")
+    assert photo.split == "test"
+    reads = reader().read(cv2.imread(str(photo.path))).objects
+    jokers = [r for r in reads if r.label == "X"]
+    truths = [t for t in photo.truths if t.label == "X"]
+    assert len(jokers) == len(truths) == 2
+    assert all(any(same_object(r.quad, t.quad) for r in jokers) for t in truths)
