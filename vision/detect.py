@@ -688,15 +688,16 @@ def _tile_from_face(lab: Image, ink: npt.NDArray[Any], g: Glyph, grow: float = 1
     if win.size == 0:
         return None
     gx, gy, gw, gh = g.box
+    ink_win = ink[y0:y1, x0:x1]  # 0 or 255
     ring = np.zeros(win.shape[:2], np.uint8)
     pad = int(g.height * 0.35)
     cv2.rectangle(
         ring, (gx - x0 - pad, gy - y0 - pad), (gx - x0 + gw + pad, gy - y0 + gh + pad), 255, -1
     )
-    ring[ink[y0:y1, x0:x1] > 0] = 0
-    if not ring.any():
-        return None
-    face = cv2.mean(win, mask=ring)[:3]
+    # OpenCV's mask operations, not NumPy's boolean indexing: this runs a few hundred times a
+    # photo and was half of tile detection.
+    ring = cv2.bitwise_and(ring, cv2.bitwise_not(ink_win))
+    face = cv2.mean(win, mask=ring)[:3]  # all zero where the ring is empty
     if face[0] < 60:  # a dark ground (a rack, a dark table): no tile face here
         return None
     # Integer face colour, as np.uint8(face) truncates; absdiff with a scalar and a saturating
@@ -704,18 +705,26 @@ def _tile_from_face(lab: Image, ink: npt.NDArray[Any], g: Glyph, grow: float = 1
     scalar = (float(int(face[0])), float(int(face[1])), float(int(face[2])), 0.0)
     diff = cv2.absdiff(win, scalar)  # type: ignore[call-overload]
     dist = cv2.transform(diff, np.ones((1, 3), np.float32))
-    region: npt.NDArray[Any] = (dist < 28).astype(np.uint8) * 255
-    region[ink[y0:y1, x0:x1] > 0] = 255
+    _, region = cv2.threshold(dist, 27, 255, cv2.THRESH_BINARY_INV)  # dist < 28
+    region = cv2.bitwise_or(region, ink_win)
     region = cv2.morphologyEx(region, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     lx, ly = min(max(cx - x0, 0), region.shape[1] - 1), min(max(cy - y0, 0), region.shape[0] - 1)
     if region[ly, lx] == 0:
         return None
-    # The face's component under the number (4-connected, like connectedComponents was).
-    area, _, _, _ = cv2.floodFill(region, None, (lx, ly), 128, flags=4)
+    # The face's component under the number (4-connected, like connectedComponents was),
+    # drawn into a mask of its own and outlined within its bounding box only.
+    blob = np.zeros((region.shape[0] + 2, region.shape[1] + 2), np.uint8)
+    area, _, _, (bx, by, bw, bh) = cv2.floodFill(
+        region, blob, (lx, ly), 128, flags=4 | cv2.FLOODFILL_MASK_ONLY | (255 << 8)
+    )
     if area < expect * expect * 0.3:
         return None
-    blob = (region == 128).astype(np.uint8)
-    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours, _ = cv2.findContours(
+        blob[by + 1 : by + bh + 1, bx + 1 : bx + bw + 1],
+        cv2.RETR_EXTERNAL,
+        cv2.CHAIN_APPROX_SIMPLE,
+        offset=(bx, by),
+    )
     (rx, ry), (rw, rh), ang = cv2.minAreaRect(max(contours, key=len))
     rx, ry = rx + x0, ry + y0
     short, long_ = min(rw, rh), max(rw, rh)
