@@ -689,7 +689,7 @@ def _tile_from_face(lab: Image, ink: npt.NDArray[Any], g: Glyph, grow: float = 1
         return None
     gx, gy, gw, gh = g.box
     ink_win = ink[y0:y1, x0:x1]  # 0 or 255
-    ring = np.zeros(win.shape[:2], np.uint8)
+    ring: npt.NDArray[Any] = np.zeros(win.shape[:2], np.uint8)
     pad = int(g.height * 0.35)
     cv2.rectangle(
         ring, (gx - x0 - pad, gy - y0 - pad), (gx - x0 + gw + pad, gy - y0 + gh + pad), 255, -1
