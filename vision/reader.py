@@ -69,7 +69,7 @@ CARD_CLASH_IOU = 0.2
 # printed word on the table resembles (a logo, a keyboard's print, a box). On the dev fold
 # (dev-out model) all 8 jokers read right were at 0.996 or more, while 5 of the 10 other joker
 # reads were under 0.9. Generated jokers read less surely: on 60 fresh scenes of the standard
-# deck (seeds 50 000+) the floor lost one right read (0.84) and one spurious read (0.82).
+# deck (seeds 50 000+) the floor lost one right read (0.84) and dropped one spurious one (0.82).
 WORD_MIN_CONFIDENCE = 0.9
 # (width, height, shift along the height): narrower (an index squashed by a photo's resizing),
 # and twice as tall shifted down or up (a rank or a suit framed alone).
