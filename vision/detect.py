@@ -32,6 +32,7 @@ object's frame as the candidate sees it; the recogniser also looks at the 180° 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -129,14 +130,6 @@ def glyphs(
 
 def group_glyphs(found: list[Glyph]) -> list[list[Glyph]]:
     """Glyphs side by side at the same size (the 1 and 3 of a 13, the 1 and 0 of a 10)."""
-    parent = list(range(len(found)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
     if not found:
         return []
     centres = np.array([g.centre for g in found], np.float32)
@@ -146,18 +139,37 @@ def group_glyphs(found: list[Glyph]) -> list[list[Glyph]]:
     ratio = np.maximum(heights[:, None], heights[None]) / np.maximum(
         1.0, np.minimum(heights[:, None], heights[None])
     )
-    for i, j in zip(*np.nonzero(np.triu(near & (ratio <= 1.35), 1)), strict=True):
-        a, b = found[int(i)], found[int(j)]
-        # Side by side: the offset is across the glyphs' long axis, not along it.
-        ang = math.radians(a.angle if abs(a.angle - b.angle) >= 45 else (a.angle + b.angle) / 2)
-        along = abs(float((b.centre - a.centre) @ np.array([math.cos(ang), math.sin(ang)])))
-        if along > 0.6 * (a.height + b.height) / 2:
-            continue
-        parent[root(int(i))] = root(int(j))
-    groups: dict[int, list[Glyph]] = {}
-    for i, g in enumerate(found):
-        groups.setdefault(root(i), []).append(g)
-    return [g for g in groups.values() if len(g) <= 2]
+
+    def side_by_side() -> Iterator[tuple[int, int]]:
+        for i, j in zip(*np.nonzero(np.triu(near & (ratio <= 1.35), 1)), strict=True):
+            a, b = found[int(i)], found[int(j)]
+            # Side by side: the offset is across the glyphs' long axis, not along it.
+            ang = math.radians(a.angle if abs(a.angle - b.angle) >= 45 else (a.angle + b.angle) / 2)
+            along = abs(float((b.centre - a.centre) @ np.array([math.cos(ang), math.sin(ang)])))
+            if along <= 0.6 * (a.height + b.height) / 2:
+                yield int(i), int(j)
+
+    groups = _linked_groups(len(found), side_by_side())
+    return [[found[i] for i in g] for g in groups if len(g) <= 2]
+
+
+def _linked_groups(n: int, links: Iterable[tuple[int, int]]) -> list[list[int]]:
+    """The indices 0..n-1 grouped by the links between them, directly or through others
+    (union-find), each group in index order, the groups in order of their first index."""
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, j in links:
+        parent[root(i)] = root(j)
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(root(i), []).append(i)
+    return list(groups.values())
 
 
 def _merge(group: list[Glyph]) -> Glyph:
@@ -950,24 +962,16 @@ def join_words(
     directly or through others, are one word: the surest stays, framed around them.
     Returns the kept indices, and the new frame of each kept read that was joined."""
     words = [i for i, label in enumerate(labels) if label in WORD_LABELS]
-    parent = {i: i for i in words}
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for a, i in enumerate(words):
-        for j in words[a + 1 :]:
-            if labels[i] == labels[j] and _overlap(quads[i], quads[j]):
-                parent[root(i)] = root(j)
-    groups: dict[int, list[int]] = {}
-    for i in words:
-        groups.setdefault(root(i), []).append(i)
+    links = (
+        (a, b)
+        for a, i in enumerate(words)
+        for b, j in enumerate(words[a + 1 :], a + 1)
+        if labels[i] == labels[j] and quad_iou(quads[i], quads[j]) > 0
+    )
+    groups = [[words[k] for k in g] for g in _linked_groups(len(words), links)]
     dropped: set[int] = set()
     frames: dict[int, Quad] = {}
-    for members in groups.values():
+    for members in groups:
         if len(members) < 2:
             continue
         best = max(members, key=lambda i: scores[i])
@@ -984,11 +988,6 @@ def join_words(
     return [i for i in range(len(quads)) if i not in dropped], frames
 
 
-def _overlap(a: Quad, b: Quad) -> bool:
-    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    return bool(inter > 0)
-
-
 def _frame_around(quads: list[Quad], like: Quad) -> Quad:
     """The smallest rotated rectangle around ``quads``, its corners in the order that keeps
     ``like``'s way up (TL TR BR BL as read)."""
@@ -1001,8 +1000,7 @@ def _frame_around(quads: list[Quad], like: Quad) -> Quad:
         return np.asarray((q[3] + q[2]) / 2 - (q[0] + q[1]) / 2)
 
     def winding(q: npt.NDArray[Any]) -> float:
-        a, b = q[1] - q[0], q[2] - q[1]
-        return float(a[0] * b[1] - a[1] * b[0])
+        return float(cv2.contourArea(q, oriented=True))
 
     if winding(box) * winding(like) < 0:
         box = box[::-1]
