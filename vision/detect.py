@@ -32,13 +32,15 @@ object's frame as the candidate sees it; the recogniser also looks at the 180° 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import cv2
 import numpy as np
 import numpy.typing as npt
+
+from vision.union_find import linked_groups
 
 Image = npt.NDArray[Any]
 Quad = npt.NDArray[np.float32]
@@ -149,27 +151,8 @@ def group_glyphs(found: list[Glyph]) -> list[list[Glyph]]:
             if along <= 0.6 * (a.height + b.height) / 2:
                 yield int(i), int(j)
 
-    groups = _linked_groups(len(found), side_by_side())
+    groups = linked_groups(len(found), side_by_side())
     return [[found[i] for i in g] for g in groups if len(g) <= 2]
-
-
-def _linked_groups(n: int, links: Iterable[tuple[int, int]]) -> list[list[int]]:
-    """The indices 0..n-1 grouped by the links between them, directly or through others
-    (union-find), each group in index order, the groups in order of their first index."""
-    parent = list(range(n))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for i, j in links:
-        parent[root(i)] = root(j)
-    groups: dict[int, list[int]] = {}
-    for i in range(n):
-        groups.setdefault(root(i), []).append(i)
-    return list(groups.values())
 
 
 def _merge(group: list[Glyph]) -> Glyph:
@@ -968,7 +951,7 @@ def join_words(
         for b, j in enumerate(words[a + 1 :], a + 1)
         if labels[i] == labels[j] and quad_iou(quads[i], quads[j]) > 0
     )
-    groups = [[words[k] for k in g] for g in _linked_groups(len(words), links)]
+    groups = [[words[k] for k in g] for g in linked_groups(len(words), links)]
     dropped: set[int] = set()
     frames: dict[int, Quad] = {}
     for members in groups:

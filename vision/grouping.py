@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
+
+from vision.union_find import linked_groups
 
 MAX_GAP = 0.5  # the widest gap inside a set, in tile widths
 MAX_SHIFT = 0.35  # how far a neighbour may sit above or below, in tile heights
@@ -48,34 +50,26 @@ def group_sets(tiles: Sequence[Placed]) -> list[list[str]]:
     """Tile labels grouped into rows, each in reading order; rows ordered top to bottom."""
     frames = [_frame(t.quad) for t in tiles]
     n = len(tiles)
-    parent = list(range(n))
 
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
+    def neighbours() -> Iterator[tuple[int, int]]:
+        for i in range(n):
+            ci, ai, wi, hi = frames[i]
+            for j in range(i + 1, n):
+                cj, aj, wj, hj = frames[j]
+                turn = math.degrees(math.acos(min(1.0, abs(float(ai @ aj)))))
+                if turn > MAX_TURN:
+                    continue
+                axis = ai + aj if float(ai @ aj) > 0 else ai - aj
+                axis = axis / max(float(np.linalg.norm(axis)), 1e-6)
+                d = cj - ci
+                along = abs(float(d @ axis))
+                side = abs(float(d @ np.array([-axis[1], axis[0]])))
+                w, h = (wi + wj) / 2, (hi + hj) / 2
+                if along < w * (1 + MAX_GAP) and side < h * MAX_SHIFT and along > w * 0.5:
+                    yield i, j
 
-    for i in range(n):
-        ci, ai, wi, hi = frames[i]
-        for j in range(i + 1, n):
-            cj, aj, wj, hj = frames[j]
-            turn = math.degrees(math.acos(min(1.0, abs(float(ai @ aj)))))
-            if turn > MAX_TURN:
-                continue
-            axis = ai + aj if float(ai @ aj) > 0 else ai - aj
-            axis = axis / max(float(np.linalg.norm(axis)), 1e-6)
-            d = cj - ci
-            along = abs(float(d @ axis))
-            side = abs(float(d @ np.array([-axis[1], axis[0]])))
-            w, h = (wi + wj) / 2, (hi + hj) / 2
-            if along < w * (1 + MAX_GAP) and side < h * MAX_SHIFT and along > w * 0.5:
-                parent[root(i)] = root(j)
-    rows: dict[int, list[int]] = {}
-    for i in range(n):
-        rows.setdefault(root(i), []).append(i)
     out: list[tuple[float, float, list[str]]] = []
-    for members in rows.values():
+    for members in linked_groups(n, neighbours()):
         axis = np.mean([frames[i][1] for i in members], axis=0)
         members.sort(key=lambda i: float(frames[i][0] @ axis))
         labels = [tiles[i].label for i in members]

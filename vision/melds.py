@@ -10,12 +10,14 @@ every test is relative to the quad's own size.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
+
+from vision.union_find import linked_groups
 
 PARALLEL_DEG = 6.0  # cards of one meld lie parallel to within this
 STEP_RANGE = (0.6, 1.6)  # centre-to-centre along the row, in card widths
@@ -77,34 +79,27 @@ def group_melds(
             # other, are held in a fan.
             if (turned and overlap > FAN_OVERLAP) or overlap > STACKED:
                 fanned.update((i, j))
-    parent = list(range(n))
 
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
+    def in_a_row() -> Iterator[tuple[int, int]]:
+        for i in range(n):
+            for j in range(i + 1, n):
+                if i in fanned or j in fanned:
+                    continue
+                a, b = cards[i], cards[j]
+                if _angle_diff(a.angle, b.angle) > parallel_deg:
+                    continue
+                d = b.centre - a.centre
+                w = (a.width + b.width) / 2
+                h = (a.height + b.height) / 2
+                step = abs(float(d @ a.along)) / w
+                across = abs(float(d[0] * -a.along[1] + d[1] * a.along[0])) / h
+                if STEP_RANGE[0] <= step <= STEP_RANGE[1] and across <= level:
+                    yield i, j
 
-    for i in range(n):
-        for j in range(i + 1, n):
-            if i in fanned or j in fanned:
-                continue
-            a, b = cards[i], cards[j]
-            if _angle_diff(a.angle, b.angle) > parallel_deg:
-                continue
-            d = b.centre - a.centre
-            w = (a.width + b.width) / 2
-            h = (a.height + b.height) / 2
-            step = abs(float(d @ a.along)) / w
-            across = abs(float(d[0] * -a.along[1] + d[1] * a.along[0])) / h
-            if STEP_RANGE[0] <= step <= STEP_RANGE[1] and across <= level:
-                parent[find(i)] = find(j)
-    groups: dict[int, list[int]] = {}
-    for i in range(n):
-        if i not in fanned:
-            groups.setdefault(find(i), []).append(i)
+    # A fanned card has no links, so it is a group of its own: left out.
+    groups = [g for g in linked_groups(n, in_a_row()) if g[0] not in fanned]
     melds = []
-    for members in groups.values():
+    for members in groups:
         axis = np.mean([cards[i].along for i in members], axis=0)
         members.sort(key=lambda i: float(cards[i].centre @ axis))
         melds.append(members)
