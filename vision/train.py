@@ -68,7 +68,7 @@ SHIPPED = {
     "cards": Settings(
         "cards",
         scenes=500,
-        epochs=12,
+        epochs=20,
         real_repeat=3,
         stretch=0.25,
         reframe=True,
