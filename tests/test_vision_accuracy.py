@@ -23,7 +23,7 @@ REAL_FLOOR = {"rummikub": 0.97, "cards": 0.95}  # measured on this subset: 1.0, 
 # measured: 0.0, 0.038 (cards: a right read of a once-labelled card's other corner is not
 # spurious, vision.evaluate.other_corner; 2 such reads here)
 REAL_SPURIOUS_CEILING = {"rummikub": 0.02, "cards": 0.1}
-# measured 0.977, 0.931, 0.929 (All In with every CI font installed: DejaVu, Liberation)
+# measured 0.977, 1.0, 0.964 (All In with every CI font installed: DejaVu, Liberation)
 SYNTH_FLOOR = {"rummikub": 0.94, "cards": 0.9, "allin": 0.85}
 TWIST_FLOOR = 0.75  # measured: 7 of 8
 ROTATION_FLOOR = 0.92  # measured: 0.947 to 1.00 over the six angles
