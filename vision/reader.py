@@ -54,16 +54,18 @@ REFRAME_SURE_NONE = 0.2
 REFRAME_BELOW = 0.75
 VERIFY_SURE = 0.95
 VERIFY_SURE_NONE = 0.02
-# Cards: the confidence floor. Measured on the dev fold of the training photos (recipe of the
-# shipped model, dev fold left out): floor 0.5 read 381 of 432 with 65 spurious, 0.6 375
-# with 36, 0.7 362 with 24.
+# Cards: the confidence floor. Measured on the dev fold of the training photos (a cards model
+# of an earlier recipe, dev fold left out): floor 0.5 read 381 of 432 with 65 spurious, 0.6
+# 375 with 36, 0.7 362 with 24. Checked again with the 20-epoch recipe (2026-11-25): 0.55 read
+# 383 with 16, 0.6 381 with 10, 0.65 378 with 10, 0.7 372 with 9.
 CARD_MIN_CONFIDENCE = 0.6
 # Cards: two reads clash when their frames overlap by more than this (intersection over union;
 # detect.suppress, 0.3 for tiles). Indices never overlap one another, even fanned, while a
-# frame across two of them, or around an index and the pip beside it, does. Dev fold (dev-out
-# model): 0.3 read 365 of 432 right with 30 spurious, 0.2 365 with 27, 0.15 365 with 25, 0.1
-# 365 with 26; on 60 fresh generated scenes per deck 0.2 took the standard deck's spurious
-# reads from 13 to 7, All In's stayed 6, with the same right reads.
+# frame across two of them, or around an index and the pip beside it, does. Dev fold (6-epoch
+# dev-out model): 0.3 read 365 of 432 right with 30 spurious, 0.2 365 with 27, 0.15 365 with
+# 25, 0.1 365 with 26; on 60 fresh generated scenes per deck 0.2 took the standard deck's
+# spurious reads from 13 to 7, All In's stayed 6, with the same right reads. With the 20-epoch
+# dev-out model: 0.3 381 with 19, 0.2 381 with 10, 0.15 381 with 9.
 CARD_CLASH_IOU = 0.2
 # Cards: the floor for a word index (detect.WORD_LABELS, the joker's "Joker"), which any
 # printed word on the table resembles (a logo, a keyboard's print, a box). On the dev fold
