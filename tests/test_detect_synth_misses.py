@@ -178,3 +178,53 @@ def test_tile_training_crops_come_from_the_number_framed_proposals_only() -> Non
     image, truths = _faces(0.0, 1)
     assert _proposed(detect.tile_candidates(image), truths[0])
     assert not any(_proposed([q], truths[0]) for q in _candidates("tiles", image))
+
+
+def _ring_of_arcs(image: Any, centre: tuple[int, int], radius: int) -> None:
+    """A colour-change joker's mark: four coloured arcs with gaps, around a face."""
+    colours = ((40, 40, 40), (200, 120, 30), (30, 180, 230), (40, 40, 210))
+    for k, colour in enumerate(colours):
+        start = k * 90 + 15
+        cv2.ellipse(image, centre, (radius, radius), 0, start, start + 60, colour, 4)
+    cv2.circle(image, centre, radius // 2, (40, 40, 40), 2)
+
+
+def test_a_ring_of_arcs_is_one_unit_where_grouping_alone_drops_it() -> None:
+    # Linked side by side, the arcs and the face make a group of five, which number grouping
+    # drops as texture: the colour-change joker got no proposal framed on its ring.
+    image = np.full((200, 200, 3), 235, np.uint8)
+    _ring_of_arcs(image, (100, 100), 16)
+    found = detect.glyphs(detect._tile_ink(image, 11)[0], 6, 70, nested=True)
+    assert len(found) >= 3
+    assert not any(len(g) >= 3 for g in detect.group_glyphs(found))
+    rings = [u for u in detect._units(found) if u.ring]
+    assert len(rings) == 1
+    ring = rings[0]
+    assert np.allclose(ring.centre, (100, 100), atol=2)
+    # Sized so its tile is the joker's: JOKER_TO_TILE times the ring's diameter.
+    tile = ring.height * detect.DIGIT_TO_TILE
+    assert tile == pytest.approx(detect.JOKER_TO_TILE * 2 * 16, rel=0.15)
+
+
+def test_a_row_of_print_is_no_ring() -> None:
+    image = np.full((200, 300, 3), 235, np.uint8)
+    for k in range(5):  # five bars side by side: a long box, not a square one
+        cv2.rectangle(image, (40 + 30 * k, 80), (48 + 30 * k, 110), (40, 40, 40), -1)
+    found = detect.glyphs(detect._tile_ink(image, 11)[0], 6, 70, nested=True)
+    assert not any(u.ring for u in detect._units(found))
+
+
+@pytest.mark.parametrize(
+    "seed",
+    [
+        71_006,  # a ring of separate arcs on a rack: no unit at all before
+        70_041,  # the ring one round blob, the tile's face framing a larger blob
+        72_046,
+    ],
+)
+def test_colour_change_jokers_are_read(seed: int) -> None:
+    scene = synth.tile_scene(np.random.default_rng(seed))
+    jokers = [t for t in scene.truths if t.label == "CJ"]
+    reads = TableReader("rummikub").read(scene.image).objects
+    right = sum(any(r.label == "CJ" and same_object(r.quad, t.quad) for r in reads) for t in jokers)
+    assert right == len(jokers)

@@ -59,6 +59,7 @@ class Glyph:
     width: float
     angle: float  # direction of the long side, degrees
     box: tuple[int, int, int, int]  # x, y, w, h (axis aligned)
+    ring: bool = False  # a joker's ring of arcs (ring_unit): square, its slant unknown
 
 
 def _ink_score(image: Image, stroke: int) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
@@ -130,8 +131,11 @@ def glyphs(
     return found
 
 
-def group_glyphs(found: list[Glyph]) -> list[list[Glyph]]:
-    """Glyphs side by side at the same size (the 1 and 3 of a 13, the 1 and 0 of a 10)."""
+def group_glyphs(found: list[Glyph], rings: bool = False) -> list[list[Glyph]]:
+    """Glyphs side by side at the same size (the 1 and 3 of a 13, the 1 and 0 of a 10).
+
+    ``rings``: also the larger linked groups (:data:`RING_MEMBERS`) as they are, for
+    :func:`ring_unit` to judge; without it they are dropped (texture, a row of print)."""
     if not found:
         return []
     centres = np.array([g.centre for g in found], np.float32)
@@ -152,7 +156,60 @@ def group_glyphs(found: list[Glyph]) -> list[list[Glyph]]:
                 yield int(i), int(j)
 
     groups = linked_groups(len(found), side_by_side())
-    return [[found[i] for i in g] for g in groups if len(g) <= 2]
+    most = RING_MEMBERS[1] if rings else 2
+    return [[found[i] for i in g] for g in groups if len(g) <= most]
+
+
+# The colour-change joker prints its face inside a ring of four coloured arcs: five glyphs of
+# one size linked side by side, which group_glyphs drops as texture, so the tile got no
+# proposal at all, or only one from a few arcs, off its centre and at the arcs' slant.
+RING_MEMBERS = (3, 8)
+RING_SQUARE = 1.35  # a ring's box: its longer side at most this times its shorter
+
+
+def ring_unit(group: list[Glyph], found: list[Glyph]) -> Glyph | None:
+    """A compact group of glyphs (a joker's ring of arcs around its face) as one unit, or
+    None. Glyphs of ``found`` overlapping the group's box join it (arcs run together into a
+    larger blob that grouping kept apart). The unit is square, upright in the picture (a
+    ring shows no slant) and sized so that its tile is :data:`JOKER_TO_TILE` times the ring.
+    """
+    if not RING_MEMBERS[0] <= len(group) <= RING_MEMBERS[1]:
+        return None
+    tallest = max(g.height for g in group)
+
+    def bounds(gs: list[Glyph]) -> tuple[int, int, int, int]:
+        return (
+            min(g.box[0] for g in gs),
+            min(g.box[1] for g in gs),
+            max(g.box[0] + g.box[2] for g in gs),
+            max(g.box[1] + g.box[3] for g in gs),
+        )
+
+    x0, y0, x1, y1 = bounds(group)
+    members = list(group)
+    for g in found:
+        bx, by, bw, bh = g.box
+        overlaps = bx < x1 and by < y1 and bx + bw > x0 and by + bh > y0
+        if overlaps and g.height <= 2 * tallest and all(g is not m for m in members):
+            members.append(g)
+    x0, y0, x1, y1 = bounds(members)
+    w, h = x1 - x0, y1 - y0
+    if max(w, h) > RING_SQUARE * max(min(w, h), 1) or max(w, h) > 2.5 * tallest:
+        return None
+    side = float(max(w, h)) * JOKER_TO_TILE / DIGIT_TO_TILE
+    centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2], np.float32)
+    return Glyph(centre, side, side, -90.0, (x0, y0, w, h), ring=True)
+
+
+def _units(found: list[Glyph], rings: bool = True) -> list[Glyph]:
+    """Tiles: the numbers among glyphs, merged groups, and (``rings``) joker rings
+    (:func:`ring_unit`)."""
+    out = []
+    for group in group_glyphs(found, rings=rings):
+        unit = _merge(group) if len(group) <= 2 else ring_unit(group, found)
+        if unit is not None:
+            out.append(unit)
+    return out
 
 
 def _merge(group: list[Glyph]) -> Glyph:
@@ -393,10 +450,13 @@ def card_candidates(
 
 
 # -- tiles --------------------------------------------------------------------------------
-def tile_candidates(image: Image, max_candidates: int = 1500, faces_too: bool = True) -> list[Quad]:
+def tile_candidates(
+    image: Image, max_candidates: int = 1500, faces_too: bool = True, rings: bool = True
+) -> list[Quad]:
     """Quads where a Rummikub tile may be: a few per number (glyph group), at the slants the
     tile's face, the glyphs and the neighbouring numbers suggest, and (``faces_too``) each
-    pale tile face of a tile's shape (:func:`face_tiles`)."""
+    pale tile face of a tile's shape (:func:`face_tiles`); ``rings``: also joker rings
+    (:func:`ring_unit`) and round blobs at the slant of the tile's edges."""
     # Bilinear, not area averaging: 5 ms faster at 1000 -> 640, and thin strokes keep more
     # contrast (proposal coverage on the training split 97.9% -> 98.6%).
     small, back = _working(image, cv2.INTER_LINEAR)
@@ -412,12 +472,10 @@ def tile_candidates(image: Image, max_candidates: int = 1500, faces_too: bool = 
         mask, colour = _tile_ink(img, 11)
         lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
         grey = lab[:, :, 0]
-        units = [_merge(g) for g in group_glyphs(glyphs(mask, 6, 70, nested=True, limit=4000))]
+        units = _units(glyphs(mask, 6, 70, nested=True, limit=4000), rings)
         # Coloured numbers once more from colour alone: on a grey table the tile's own edge
         # is darker than the face and can join a digit near it into one wrong-sized blob.
-        units += _new_units(
-            [_merge(g) for g in group_glyphs(glyphs(colour, 6, 70, nested=True))], units
-        )
+        units += _new_units(_units(glyphs(colour, 6, 70, nested=True), rings), units)
         if scale != back:
             units = [u for u in units if u.height >= min_h]
         crowds = _crowding(units)
@@ -437,6 +495,15 @@ def tile_candidates(image: Image, max_candidates: int = 1500, faces_too: bool = 
                     refined = _tile_from_face(lab, mask, g, 1.7)
                 if refined is not None:
                     mine.insert(0, refined)
+                if rings and refined is not None and g.height < 1.3 * g.width:
+                    # A joker's ring, as arcs (a ring unit) or one round blob: the face
+                    # refinement often frames a larger blob around it (the arcs' colours
+                    # break the face's outline), while the tile's outline shows its slant
+                    # (the slants below, tried when there is no face, cover the rest).
+                    edge = _edge_slant(grey, g)
+                    if edge is not None:
+                        size = None if g.ring else g.width * JOKER_TO_TILE
+                        mine += [_tile_from_glyph(g, edge + t - g.angle, size) for t in (0.0, 90.0)]
                 if across is not None:
                     mine.append(_tile_from_glyph(g, across + 90.0 - g.angle))
                 if 1.6 * g.width <= g.height < 3.0 * g.width:
