@@ -129,8 +129,9 @@ def _candidates(kind: str, image: synth.Image) -> list[synth.Quad]:
     if kind == "tiles":
         return detect.tile_candidates(image, faces_too=False, rings=False)
     # Cards: the proposals the shipped model was trained on, grouped glyphs not also paired
-    # apart (read time pairs them too, 2026-11-25); a model trained on those is not measured.
-    return detect.card_candidates(image, apart=False)
+    # apart and at most 500 (read time pairs them too and keeps up to detect.CARD_CAP,
+    # 2026-11-25); a model trained on those is not measured.
+    return detect.card_candidates(image, max_candidates=500, apart=False)
 
 
 def crops_from(
