@@ -165,10 +165,10 @@ def group_glyphs(found: list[Glyph], rings: bool = False) -> list[list[Glyph]]:
 # proposal at all, or only one from a few arcs, off its centre and at the arcs' slant.
 RING_MEMBERS = (3, 8)
 RING_SQUARE = 1.35  # a ring's box: its longer side at most this times its shorter
-# A blob this round (long side / short side) may be a ring run together: on 170 fresh tables
-# 1.1 and 1.3 found the same jokers, 1.05 two fewer; on the held-out real photos 1.3 added 26
-# proposals to the median photo's 206, 1.1 sixteen.
-RING_ROUND = 1.1
+# Tried and dropped (2026-11-25): round blobs (long / short side < 1.1) also framed at the
+# slant of the tile's edges where the face refinement framed them. It found 2 more of 91
+# colour-change jokers on 170 fresh tables but added 16 proposals to the median held-out real
+# photo's 206 and took the tiles' median time to 58.3-59.0 ms, against the 60 ms target.
 
 
 def ring_unit(group: list[Glyph], found: list[Glyph]) -> Glyph | None:
@@ -483,7 +483,7 @@ def tile_candidates(
     """Quads where a Rummikub tile may be: a few per number (glyph group), at the slants the
     tile's face, the glyphs and the neighbouring numbers suggest, and (``faces_too``) each
     pale tile face of a tile's shape (:func:`face_tiles`); ``rings``: also joker rings
-    (:func:`ring_unit`) and round blobs at the slant of the tile's edges."""
+    (:func:`ring_unit`)."""
     # Bilinear, not area averaging: 5 ms faster at 1000 -> 640, and thin strokes keep more
     # contrast (proposal coverage on the training split 97.9% -> 98.6%).
     small, back = _working(image, cv2.INTER_LINEAR)
@@ -522,15 +522,6 @@ def tile_candidates(
                     refined = _tile_from_face(lab, mask, g, 1.7)
                 if refined is not None:
                     mine.insert(0, refined)
-                if rings and refined is not None and g.height < RING_ROUND * g.width:
-                    # A joker's ring, as arcs (a ring unit) or one round blob: the face
-                    # refinement often frames a larger blob around it (the arcs' colours
-                    # break the face's outline), while the tile's outline shows its slant
-                    # (the slants below, tried when there is no face, cover the rest).
-                    edge = _edge_slant(grey, g)
-                    if edge is not None:
-                        size = None if g.ring else g.width * JOKER_TO_TILE
-                        mine += [_tile_from_glyph(g, edge + t - g.angle, size) for t in (0.0, 90.0)]
                 if across is not None:
                     mine.append(_tile_from_glyph(g, across + 90.0 - g.angle))
                 if 1.6 * g.width <= g.height < 3.0 * g.width:
