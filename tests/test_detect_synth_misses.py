@@ -221,3 +221,18 @@ def test_a_colour_change_joker_whose_arcs_lie_apart_is_read() -> None:
     reads = TableReader("rummikub").read(scene.image).objects
     right = sum(any(r.label == "CJ" and same_object(r.quad, t.quad) for r in reads) for t in jokers)
     assert right == len(jokers)
+
+
+def test_training_and_enrolment_frame_tiles_without_the_rings() -> None:
+    # Measured: a model trained on the ring proposals read no better, enrolment captures
+    # with them worse (vision/train.py, vision/enrol_layout.py); reads keep them.
+    from vision.enrol_layout import _number_proposals
+    from vision.train import _candidates
+
+    image = np.full((300, 300, 3), 235, np.uint8)
+    _ring_of_arcs(image, (150, 150), 16)
+    with_rings = detect.tile_candidates(image, faces_too=False)
+    without = detect.tile_candidates(image, faces_too=False, rings=False)
+    assert len(with_rings) > len(without)
+    for taken in (_candidates("tiles", image), _number_proposals(image)):
+        assert [q.tolist() for q in taken] == [q.tolist() for q in without]
