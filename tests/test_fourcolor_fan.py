@@ -241,3 +241,36 @@ def test_a_card_aimed_at_its_fan_is_not_turned_a_quarter_by_the_paper_around_it(
     fan = fr.Fan(np.array([500.0, 500.0]), (100.0, 300.0))
     ((aimed, _),) = fr.measured(image, [(read, None)], fan)
     assert fr._angle(aimed.down, read.down) < 1.0
+
+
+def test_a_read_framing_more_than_its_character_gives_way_to_one_framing_it_alone() -> None:
+    # Three characters at the usual size, and a fourth whose surviving read is a square 1.75
+    # times as large, off centre and turned 20° (a proposal around the character and the
+    # card's edges): a first look named it at the usual size, square to the card.
+    usual = [_read("gE", np.array([100.0 + 50 * k, 100.0]), np.array([0.0, 1.0])) for k in range(3)]
+    true_centre = np.array([300.0, 300.0])
+    alone = _read("gS", true_centre, np.array([0.0, 1.0]), 0.9)
+    large = fr._facing(
+        fr.CharRead("gS", 0.92, fr._facing_square(true_centre + 9.0, 1.75 * SIZE)),
+        _turn(np.array([0.0, 1.0]), 20.0),
+    )
+    blank = np.full((400, 400, 3), 200, np.uint8)
+
+    def classify(image: np.ndarray, quads: Sequence[np.ndarray]) -> list[tuple[str, float]]:
+        out = []
+        for q in quads:
+            r = fr.CharRead("", 0.0, np.asarray(q, np.float64))
+            upright = float(r.down @ np.array([0.0, 1.0])) > 0.9
+            here = np.linalg.norm(r.centre - true_centre) < 5
+            out.append(("gS", 0.9) if here and upright else ("none", 0.9))
+        return out
+
+    kept = fr.framed_alone(blank, [*usual, large], [alone, large], classify)
+    swapped = kept[3]
+    assert swapped.label == "gS"
+    assert np.allclose(swapped.centre, true_centre) and abs(swapped.size - SIZE) < 1e-6
+    assert fr._angle(swapped.down, np.array([0.0, 1.0])) < 1.0
+    assert kept[:3] == usual
+    # With no look at the usual size in its place, the large read stands (it may be the only
+    # one of its card).
+    assert fr.framed_alone(blank, [*usual, large], [large], classify)[3] is large

@@ -382,13 +382,52 @@ def _one_per_card(cards: list[tuple[CharRead, Quad]]) -> list[tuple[CharRead, Qu
     return kept
 
 
+OVERSQUARE = 1.3  # a read this many times the usual size framed more than its character
+
+
+def _usual_size(reads: list[CharRead]) -> float:
+    return float(np.median([r.size for r in reads]))
+
+
+def framed_alone(
+    image: NDArray[np.uint8],
+    reads: list[CharRead],
+    looks: Sequence[CharRead],
+    classify: Classify,
+) -> list[CharRead]:
+    """A read much larger than is usual on this table (a square around its character and the
+    card's edges, which :func:`suppress` let stand for the whole character) swapped for the
+    surest of ``looks`` (the first reads of every proposal) naming the same label at about
+    the usual size in its place, settled square to its strokes: the large square's centre and
+    turn are the surroundings', and the card drawn from it misses the card."""
+    if len(reads) < 3:
+        return reads
+    typical = _usual_size(reads)
+    usual = [u for u in looks if 0.85 * typical <= u.size <= OVERSQUARE * typical]
+    swap: dict[int, CharRead] = {}
+    for i, r in enumerate(reads):
+        if r.size > OVERSQUARE * typical:
+            inside = [
+                u for u in usual if u.label == r.label and _dist(u.centre, r.centre) <= 0.5 * r.size
+            ]
+            if inside:
+                swap[i] = max(inside, key=lambda u: u.confidence)
+    if not swap:
+        return reads
+    settled = settle(image, list(swap.values()), classify)
+    out = list(reads)
+    for i, s in zip(swap, settled, strict=True):
+        out[i] = s
+    return out
+
+
 def _typical_size(reads: list[CharRead]) -> list[CharRead]:
     """Reads a little smaller than is usual on this table (a square around the glyph inside a
     badge, a character's strokes only) grown to the usual size: every card of one deck lies at
     about one scale, and the card's length and its neighbours' places follow from the size."""
     if len(reads) < 3:
         return reads
-    typical = float(np.median([r.size for r in reads]))
+    typical = _usual_size(reads)
     out = []
     for r in reads:
         if 0.55 * typical <= r.size < 0.85 * typical:
@@ -412,7 +451,8 @@ def read_cards(
     quads = candidates(image) if proposals is None else proposals
     first = best_turns(image, quads, classify)
     settled = suppress(settle(image, suppress(first), classify))
-    found = _typical_size(suppress(confirmed(image, settled, classify, confirm, lead_bar)))
+    found = suppress(confirmed(image, settled, classify, confirm, lead_bar))
+    found = _typical_size(framed_alone(image, found, first, classify))
     anchors = found
     for _ in range(NEIGHBOUR_ROUNDS):  # a neighbour found is an anchor for the next round
         leads = suppress(beside(image, anchors, classify, found))
