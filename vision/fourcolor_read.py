@@ -642,6 +642,7 @@ def merge_doubles(
 
 
 FAN_STEPS = (8.0, 10.0, 12.0, 14.0, 16.0, 18.0)  # degrees between fanned neighbours
+FAN_END_RADIAL = (0.0, -0.35, 0.35)  # beyond a fan's end: nearer / further, in character sizes
 
 
 def fan_squares(reads: Sequence[CharRead], fan: Fan, known: Sequence[CharRead]) -> list[Quad]:
@@ -649,7 +650,22 @@ def fan_squares(reads: Sequence[CharRead], fan: Fan, known: Sequence[CharRead]) 
     step about the pivot, so its character lies on the same circle, facing the pivot. This
     frames a character half hidden under its neighbour as the recogniser learned characters,
     which the squares beside a card (:func:`beside_squares`) and the proposals do not.
-    Places near a character already read are skipped."""
+    Places near a character already read are skipped. Beyond the fan's outermost cards read
+    so far, the places a little nearer the pivot and further from it are looked at too
+    (:data:`FAN_END_RADIAL`): a hand is not held at one radius, and an end card's character,
+    turned furthest from any proposal's frame, is seldom proposed."""
+    members = [o for o in known if fan.holds(o)]
+    if not members:
+        return []
+    mid = np.mean([o.centre - fan.pivot for o in members], axis=0)
+
+    def bearing(p: NDArray[np.float64]) -> float:
+        v = p - fan.pivot
+        return math.degrees(math.atan2(mid[0] * v[1] - mid[1] * v[0], float(mid @ v)))
+
+    spread = [bearing(o.centre) for o in members]
+    margin = FAN_STEPS[0] / 2
+    lo, hi = min(spread) - margin, max(spread) + margin
     quads: list[Quad] = []
     for r in reads:
         if not fan.holds(r):
@@ -658,10 +674,14 @@ def fan_squares(reads: Sequence[CharRead], fan: Fan, known: Sequence[CharRead]) 
             for step in FAN_STEPS:
                 t = np.radians(sign * step)
                 rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
-                c = fan.pivot + rot @ (r.centre - fan.pivot)
-                if any(_dist(c, o.centre) < 0.4 * max(o.size, r.size) for o in known):
-                    continue
-                quads.append(_square_at(c, r.size, fan.pivot - c))
+                turned = rot @ (r.centre - fan.pivot)
+                outside = not lo <= bearing(fan.pivot + turned) <= hi
+                radius = float(np.linalg.norm(turned))
+                for shift in FAN_END_RADIAL if outside else (0.0,):
+                    c = fan.pivot + turned * (1 + shift * r.size / radius)
+                    if any(_dist(c, o.centre) < 0.4 * max(o.size, r.size) for o in known):
+                        continue
+                    quads.append(_square_at(c, r.size, fan.pivot - c))
     return quads
 
 
