@@ -291,3 +291,12 @@ def test_beyond_a_fans_end_its_neighbour_is_looked_for_nearer_and_further_from_t
         bearing = abs(np.degrees(np.arctan2(v[0], -v[1])))
         if round(float(np.linalg.norm(v))) != 150:
             assert bearing > 30.0  # off the circle only beyond the end cards
+
+
+def test_fan_neighbours_are_looked_for_around_a_read_not_yet_known() -> None:
+    # The fan so far includes the reads asked about: with nothing known yet, a fanned read
+    # still gets its neighbours' squares (none lands on a known character to skip).
+    one = _fan(off_by=0.0)[2]
+    fan = fr.Fan(PIVOT, (100.0, 200.0))
+    squares = fr.fan_squares([one], fan, known=[])
+    assert squares and len(squares) == len(fr.fan_squares([one], fan, known=[one]))

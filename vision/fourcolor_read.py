@@ -654,9 +654,10 @@ def fan_squares(reads: Sequence[CharRead], fan: Fan, known: Sequence[CharRead]) 
     so far, the places a little nearer the pivot and further from it are looked at too
     (:data:`FAN_END_RADIAL`): a hand is not held at one radius, and an end card's character,
     turned furthest from any proposal's frame, is seldom proposed."""
-    members = [o for o in known if fan.holds(o)]
+    # The fan so far: its characters read, and those asked about (they may not be known).
+    members = [o for o in (*known, *reads) if fan.holds(o)]
     if not members:
-        return []
+        return []  # no read of ``reads`` lies in the fan: nothing to look beside
     mid = np.mean([o.centre - fan.pivot for o in members], axis=0)
 
     def bearing(p: NDArray[np.float64]) -> float:
