@@ -119,6 +119,52 @@ def test_a_read_verification_takes_back_no_longer_hides_its_neighbour(
     assert chosen == []
 
 
+def test_verification_keeps_a_sure_index_whose_suit_is_in_doubt(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Verification leaves 4C under the floor but every framing says it is an index of 4C
+    (VERIFY_KEEP_NONE): kept, with its alternatives. A read that gains a none score, or whose
+    label changes, is still taken back."""
+    from dataclasses import replace
+
+    from vision.reader import VERIFY_KEEP_CONFIDENCE, VERIFY_KEEP_NONE, TableReader
+    from vision.recognise import Read
+
+    reader = TableReader("cards")
+    image = np.zeros((200, 200, 3), np.uint8)
+    quads = [
+        rect_quad(np.array([60, 100], np.float32), 20, 30, 90.0),
+        rect_quad(np.array([140, 100], np.float32), 20, 30, 90.0),
+    ]
+    first = [Read("4C", 0.7, [("4C", 0.7)], 0.001), Read("QH", 0.7, [("QH", 0.7)], 0.001)]
+    doubt = [("4C", 0.46), ("4S", 0.27), ("4D", 0.14)]
+    after = {
+        "sure index": [
+            Read("4C", 0.46, doubt, VERIFY_KEEP_NONE / 2),
+            Read("QH", 0.5, [("QH", 0.5)], 0.001),
+        ],
+        "none rises": [
+            Read("4C", 0.46, doubt, 0.2),
+            Read("QH", VERIFY_KEEP_CONFIDENCE - 0.05, [("QH", 0.4)], 0.001),
+        ],
+        "label changes": [
+            Read("4S", 0.5, [("4S", 0.5)], 0.001),
+            Read("QD", 0.55, [("QD", 0.55)], 0.001),
+        ],
+    }
+    for case, want in (("sure index", ["4C", "QH"]), ("none rises", []), ("label changes", [])):
+        monkeypatch.setattr(
+            reader, "_verify", lambda image, quads, reads, idx, c=case: list(after[c])
+        )
+        chosen, out = reader._resolve_cards(image, quads, list(first), [0, 1], [0.7, 0.7], 0.6)
+        assert sorted(out[i].label for i in chosen) == sorted(want), case
+    # Above the floor, a verified read stays whatever its none score.
+    sure = [replace(r, confidence=0.8, p_none=0.3) for r in after["none rises"]]
+    monkeypatch.setattr(reader, "_verify", lambda image, quads, reads, idx: list(sure))
+    chosen, out = reader._resolve_cards(image, quads, list(first), [0, 1], [0.7, 0.7], 0.6)
+    assert len(chosen) == 2
+
+
 def test_card_reads_whose_frames_overlap_by_a_fifth_clash(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
