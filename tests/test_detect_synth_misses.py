@@ -223,6 +223,25 @@ def test_a_colour_change_joker_whose_arcs_lie_apart_is_read() -> None:
     assert right == len(jokers)
 
 
+def test_a_colour_change_joker_is_not_crowded_by_its_own_arcs() -> None:
+    # A colour-change joker at 45 degrees between two touching tiles on a checked cloth: its
+    # four coloured arcs are four blobs within a height of its ring, so it counted as
+    # texture and its face (the one frame at its slant) was never looked for.
+    scene = synth.tile_scene(np.random.default_rng(80_044))
+    joker = next(t for t in scene.truths if t.label == "CJ")
+    reads = TableReader("rummikub").read(scene.image).objects
+    assert any(r.label == "CJ" and same_object(r.quad, joker.quad) for r in reads)
+
+    # The count: blobs nearer than OWN_PARTS heights are left out, farther ones still count.
+    def blob(x: float, y: float, h: float, w: float) -> detect.Glyph:
+        return detect.Glyph(np.array([x, y], np.float32), h, w, 0.0, (0, 0, 1, 1))
+
+    ring, far = blob(100, 100, 24, 24), blob(130, 100, 24, 24)
+    arcs = [blob(100 + dx, 100 + dy, 20, 5) for dx, dy in ((15, 0), (-15, 0), (0, 15), (0, -15))]
+    assert detect._crowding([ring, *arcs, far])[0] == 5
+    assert detect._crowding([ring, *arcs, far], detect.OWN_PARTS)[0] == 1
+
+
 def test_training_and_enrolment_frame_tiles_without_the_rings() -> None:
     # Measured: a model trained on the ring proposals read no better, enrolment captures
     # with them worse (vision/train.py, vision/enrol_layout.py); reads keep them.
