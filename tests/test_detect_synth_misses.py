@@ -242,6 +242,20 @@ def test_a_colour_change_joker_is_not_crowded_by_its_own_arcs() -> None:
     assert detect._crowding([ring, *arcs, far], detect.OWN_PARTS)[0] == 1
 
 
+def test_two_digits_leaning_into_one_long_blob_get_their_tile_framed() -> None:
+    # A 12 on a checked cloth: its digits run into one blob a little over 1.6 times as long
+    # as wide, so it was no squat blob, and only frames three digit heights tall were
+    # proposed (twice the tile). Framed from the blob's width as well, it reads.
+    scene = synth.tile_scene(np.random.default_rng(81_059))
+    tile = next(t for t in scene.truths if t.label == "r12")
+    reads = TableReader("rummikub").read(scene.image).objects
+    assert any(r.label == "r12" and same_object(r.quad, tile.quad) for r in reads)
+    # Training and enrolment frames (rings=False) are left as the shipped models learnt them.
+    assert not any(
+        same_object(q, tile.quad) for q in detect.tile_candidates(scene.image, rings=False)
+    )
+
+
 def test_training_and_enrolment_frame_tiles_without_the_rings() -> None:
     # Measured: a model trained on the ring proposals read no better, enrolment captures
     # with them worse (vision/train.py, vision/enrol_layout.py); reads keep them.

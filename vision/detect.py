@@ -483,7 +483,8 @@ def tile_candidates(
     """Quads where a Rummikub tile may be: a few per number (glyph group), at the slants the
     tile's face, the glyphs and the neighbouring numbers suggest, and (``faces_too``) each
     pale tile face of a tile's shape (:func:`face_tiles`); ``rings``: also joker rings
-    (:func:`ring_unit`)."""
+    (:func:`ring_unit`) and the other read-time additions (:data:`OWN_PARTS`,
+    :data:`TWO_DIGITS_RATIO`), which training and enrolment leave out."""
     # Bilinear, not area averaging: 5 ms faster at 1000 -> 640, and thin strokes keep more
     # contrast (proposal coverage on the training split 97.9% -> 98.6%).
     small, back = _working(image, cv2.INTER_LINEAR)
@@ -563,6 +564,8 @@ def tile_candidates(
                         # Two digits run together (10-13): the blob's long side is the
                         # number's width, its short side the digits' height.
                         mine.append(_tile_from_glyph(g, 90.0, g.width * SQUAT_TO_TILE))
+                elif rings and g.height < TWO_DIGITS_RATIO * g.width:
+                    mine.append(_tile_from_glyph(g, 90.0, g.width * SQUAT_TO_TILE))
             size = -round(g.height * scale)
             # Up to three neighbours is still a number (two digits, a row of tiles, a dot of
             # texture beside it); beyond that, the more crowded the later.
@@ -684,6 +687,13 @@ def _new_units(extra: list[Glyph], units: list[Glyph]) -> list[Glyph]:
 # 1053 right, spurious 1, 3 -> 4 and 1; 0.7 gained 1 of the 3 on the first, 1.2 and 1.4 as 1.0.
 # The real training photos: 1496 -> 1497 of 1522 right, spurious 4 -> 3.
 OWN_PARTS = 1.0
+# Two digits run together lean into a blob up to this many times as long as wide (a 13 at
+# 27 x 17 px, 1.63): past the squat blobs' 1.6, their tile is framed from the blob's width
+# too. Fresh generated tables (seeds 80 000+80, 81 000+100): 2050 -> 2051 and 2767 -> 2772 of
+# 2070 and 2810 right, spurious the same, 4% more proposals; bench synthetic 1053 -> 1054;
+# the real training photos unchanged (1497 of 1522, 3 spurious), the median real photo 206 ->
+# 221 proposals (55.2 -> 56.0 ms, within the run-to-run spread). 2.0 read the same.
+TWO_DIGITS_RATIO = 1.8
 
 
 def _crowding(units: list[Glyph], inner: float = 0.0) -> npt.NDArray[np.int64]:
