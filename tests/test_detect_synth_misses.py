@@ -250,9 +250,9 @@ def test_two_digits_leaning_into_one_long_blob_get_their_tile_framed() -> None:
     tile = next(t for t in scene.truths if t.label == "r12")
     reads = TableReader("rummikub").read(scene.image).objects
     assert any(r.label == "r12" and same_object(r.quad, tile.quad) for r in reads)
-    # Training and enrolment frames (rings=False) are left as the shipped models learnt them.
+    # Training and enrolment frames (read_time=False) are left as the shipped models learnt them.
     assert not any(
-        same_object(q, tile.quad) for q in detect.tile_candidates(scene.image, rings=False)
+        same_object(q, tile.quad) for q in detect.tile_candidates(scene.image, read_time=False)
     )
 
 
@@ -265,9 +265,9 @@ def test_orange_print_washed_out_by_warm_light_or_glare_is_read(seed: int, label
     tile = next(t for t in scene.truths if t.label == label)
     reads = TableReader("rummikub").read(scene.image).objects
     assert any(r.label == label and same_object(r.quad, tile.quad) for r in reads)
-    # Training and enrolment frames (rings=False) are left as the shipped models learnt them.
+    # Training and enrolment frames (read_time=False) are left as the shipped models learnt them.
     assert not any(
-        same_object(q, tile.quad) for q in detect.tile_candidates(scene.image, rings=False)
+        same_object(q, tile.quad) for q in detect.tile_candidates(scene.image, read_time=False)
     )
 
 
@@ -280,7 +280,7 @@ def test_training_and_enrolment_frame_tiles_without_the_rings() -> None:
     image = np.full((300, 300, 3), 235, np.uint8)
     _ring_of_arcs(image, (150, 150), 16)
     with_rings = detect.tile_candidates(image, faces_too=False)
-    without = detect.tile_candidates(image, faces_too=False, rings=False)
+    without = detect.tile_candidates(image, faces_too=False, read_time=False)
     assert len(with_rings) > len(without)
     for taken in (_candidates("tiles", image), _number_proposals(image)):
         assert [q.tolist() for q in taken] == [q.tolist() for q in without]

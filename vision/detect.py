@@ -478,13 +478,14 @@ def card_candidates(
 
 # -- tiles --------------------------------------------------------------------------------
 def tile_candidates(
-    image: Image, max_candidates: int = 1500, faces_too: bool = True, rings: bool = True
+    image: Image, max_candidates: int = 1500, faces_too: bool = True, read_time: bool = True
 ) -> list[Quad]:
     """Quads where a Rummikub tile may be: a few per number (glyph group), at the slants the
     tile's face, the glyphs and the neighbouring numbers suggest, and (``faces_too``) each
-    pale tile face of a tile's shape (:func:`face_tiles`); ``rings``: also joker rings
-    (:func:`ring_unit`) and the other read-time additions (:data:`OWN_PARTS`,
-    :data:`TWO_DIGITS_RATIO`, :data:`PALE_COLOUR`), which training and enrolment leave out."""
+    pale tile face of a tile's shape (:func:`face_tiles`). ``read_time``: also the proposals
+    that only reading uses (joker rings, :func:`ring_unit`; :data:`OWN_PARTS`,
+    :data:`TWO_DIGITS_RATIO`, :data:`PALE_COLOUR`): training and enrolment leave them out, as
+    the shipped models learnt without them."""
     # Bilinear, not area averaging: 5 ms faster at 1000 -> 640, and thin strokes keep more
     # contrast (proposal coverage on the training split 97.9% -> 98.6%).
     small, back = _working(image, cv2.INTER_LINEAR)
@@ -497,21 +498,20 @@ def tile_candidates(
     ranked: list[tuple[int, int, int, Quad]] = []  # (crowding, -size, order, quad)
     faces: list[Quad] = []
     for img, scale, min_h in ((small, back, 6.0), (half, back * 2, 14.0)):
-        mask, colour = _tile_ink(img, 11, PALE_COLOUR if rings else 1.0)
+        mask, colour = _tile_ink(img, 11, PALE_COLOUR if read_time else 1.0)
         lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
         grey = lab[:, :, 0]
-        units = _units(glyphs(mask, 6, 70, nested=True, limit=4000), rings)
+        units = _units(glyphs(mask, 6, 70, nested=True, limit=4000), read_time)
         # Coloured numbers once more from colour alone: on a grey table the tile's own edge
         # is darker than the face and can join a digit near it into one wrong-sized blob.
-        units += _new_units(_units(glyphs(colour, 6, 70, nested=True), rings), units)
+        units += _new_units(_units(glyphs(colour, 6, 70, nested=True), read_time), units)
         if scale != back:
             units = [u for u in units if u.height >= min_h]
-        crowds = _crowding(units)
-        # Whether a number's tile is looked for at more slants: its own parts do not make it
-        # crowded (the colour-change joker's four coloured arcs are four more blobs within a
-        # height of its ring; counted, the ring was texture and its tile went unframed).
-        # Reading only (``rings``): training and enrolment frame tiles as before.
-        others = _crowding(units, OWN_PARTS) if rings else crowds
+        # Whether a number's tile is looked for at more slants (``others``): its own parts do
+        # not make it crowded (the colour-change joker's four coloured arcs are four more
+        # blobs within a height of its ring; counted, the ring was texture and its tile went
+        # unframed). Reading only: training and enrolment frame tiles as before.
+        crowds, others = _crowdings(units, OWN_PARTS if read_time else 0.0)
         rows = _row_directions(units)
         # A joker's face is not a digit's size: its neighbours may be smaller or larger.
         loose = _row_directions(units, 2.5)
@@ -560,11 +560,10 @@ def tile_candidates(
                             for turn in (0.0, 90.0):
                                 for size in sizes:
                                     mine.append(_tile_from_glyph(g, edge + turn - g.angle, size))
-                    if g.height > 1.2 * g.width:
-                        # Two digits run together (10-13): the blob's long side is the
-                        # number's width, its short side the digits' height.
-                        mine.append(_tile_from_glyph(g, 90.0, g.width * SQUAT_TO_TILE))
-                elif rings and g.height < TWO_DIGITS_RATIO * g.width:
+                longest = TWO_DIGITS_RATIO if read_time else 1.6
+                if 1.2 * g.width < g.height < longest * g.width:
+                    # Two digits run together (10-13): the blob's long side is the number's
+                    # width, its short side the digits' height.
                     mine.append(_tile_from_glyph(g, 90.0, g.width * SQUAT_TO_TILE))
             size = -round(g.height * scale)
             # Up to three neighbours is still a number (two digits, a row of tiles, a dot of
@@ -709,16 +708,27 @@ PALE_COLOUR = 0.8
 def _crowding(units: list[Glyph], inner: float = 0.0) -> npt.NDArray[np.int64]:
     """How many other blobs at least half as tall lie within 1.5 heights of each one, and
     ``inner`` heights or more from its centre."""
+    return _crowdings(units, inner)[1]
+
+
+def _crowdings(
+    units: list[Glyph], inner: float
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """(:func:`_crowding` of each blob, the same counting only blobs ``inner`` heights or
+    more away) from one distance matrix: with thousands of blobs on a knitted blanket it
+    is the costly part (~50 ms for 1000)."""
     if not units:
-        return np.zeros(0, np.int64)
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
     c = np.array([u.centre for u in units], np.float32)
     h = np.array([u.height for u in units], np.float32)
     d = np.linalg.norm(c[:, None] - c[None], axis=2)
     near = (d < 1.5 * h[:, None]) & (h[None] > 0.5 * h[:, None])
-    if inner:
-        near &= (d >= inner * h[:, None]) | np.eye(len(units), dtype=bool)
     counts: npt.NDArray[np.int64] = near.sum(axis=1).astype(np.int64) - 1
-    return counts
+    if not inner:
+        return counts, counts
+    # A blob's own centre (distance 0) is inside ``inner``: no longer counted, so no -1.
+    beyond: npt.NDArray[np.int64] = (near & (d >= inner * h[:, None])).sum(axis=1).astype(np.int64)
+    return counts, beyond
 
 
 def _row_directions(units: list[Glyph], max_ratio: float = 1.3) -> list[float | None]:

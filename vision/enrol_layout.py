@@ -288,7 +288,7 @@ def _number_proposals(image: Image) -> list[Quad]:
     2026-11-22 model 87.0%, 1.2% against 87.3%, 1.6%; reads keep the face proposals). Nor the
     joker rings, as training leaves them out: dev seeds, layouts 11-13, 60 scenes, with them
     1418 right and 17 spurious, without 1426 and 15 (reads keep the rings)."""
-    return detect.tile_candidates(image, faces_too=False, rings=False)
+    return detect.tile_candidates(image, faces_too=False, read_time=False)
 
 
 def tile_crops(

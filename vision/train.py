@@ -127,7 +127,7 @@ def _candidates(kind: str, image: synth.Image) -> list[synth.Quad]:
     # Nor the joker rings: trained on those frames too (2026-11-25) it read 2934 of 2961 tiles
     # on the fresh tables against 2935, bench synthetic 1050 against 1052, spurious 5 -> 10.
     if kind == "tiles":
-        return detect.tile_candidates(image, faces_too=False, rings=False)
+        return detect.tile_candidates(image, faces_too=False, read_time=False)
     # Cards: the proposals the shipped model was trained on, grouped glyphs not also paired
     # apart and at most 500 (read time pairs them too and keeps up to detect.CARD_CAP,
     # 2026-11-25). A dev-out model trained on the read-time proposals read the dev fold
