@@ -169,6 +169,52 @@ def test_tiles_touching_at_a_corner_are_parted() -> None:
     assert _proposed(quads, truths[-1])  # the lone tile, merged with the row before parting
 
 
+def _warm(image: Any) -> Any:
+    """The picture under incandescent light: blue down, red up (LAB b ~ +30 on a white face)."""
+    out = image.astype(np.float32) * np.array([0.5, 0.85, 1.0], np.float32)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def test_faces_are_found_in_the_colour_of_the_light() -> None:
+    # Under warm light a tile face is cream, not grey: no face was found before, so tiles
+    # whose numbers the ink masks lost (a striped cloth crowds them) were never framed.
+    image, truths = _faces(20.0, 3)
+    lab = cv2.cvtColor(_warm(image), cv2.COLOR_BGR2LAB)
+    a, b = detect.light_tint(lab)
+    assert abs(a - 128) + abs(b - 128) > detect.FACE_CHROMA  # past the grey test...
+    assert not any(_proposed(detect.face_tiles(lab), t) for t in truths)
+    # ...and grey again measured from the light's own colour.
+    assert all(_proposed(detect.face_tiles(lab, tinted=True), t) for t in truths)
+
+
+def test_the_light_tint_is_white_for_white_light_and_capped_for_a_coloured_table() -> None:
+    image, _ = _faces(0.0, 2)
+    a, b = detect.light_tint(cv2.cvtColor(image, cv2.COLOR_BGR2LAB))
+    assert abs(a - 128) + abs(b - 128) < 15  # the faces' own faint cream
+    # A bright yellow cloth filling the picture is no light: the tint stops at TINT_MAX.
+    yellow = np.full((200, 300, 3), (0, 230, 250), np.uint8)
+    a, b = detect.light_tint(cv2.cvtColor(yellow, cv2.COLOR_BGR2LAB))
+    assert abs(a - 128) + abs(b - 128) == pytest.approx(detect.TINT_MAX, abs=1e-3)
+
+
+def test_tiles_on_a_striped_cloth_in_warm_light_are_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Purple and green stripes crowd every number, and warm light made the faces cream: 16 of
+    # 31 tiles were read; with the faces found from the light's tint, 26.
+    scene = synth.tile_scene(np.random.default_rng(90_035))
+    assert scene.conditions["lighting"] == "warm"
+    s = score(TableReader("rummikub").read(scene.image).objects, scene.truths)
+    assert s.right >= 25 and s.spurious == 0
+    # Training and enrolment frames (read_time=False) are left as the shipped models learnt them.
+    lab = cv2.cvtColor(detect._working(scene.image, cv2.INTER_LINEAR)[0], cv2.COLOR_BGR2LAB)
+    assert len(detect.face_tiles(lab)) < len(detect.face_tiles(lab, tinted=True))
+
+    def no_tint(lab: Any) -> tuple[float, float]:
+        raise AssertionError("training and enrolment frames do not use the light's tint")
+
+    monkeypatch.setattr(detect, "light_tint", no_tint)
+    detect.tile_candidates(scene.image, read_time=False)
+
+
 def test_tile_training_crops_come_from_the_number_framed_proposals_only() -> None:
     # A blank face is proposed at read time, but training (as enrolment) frames tiles by
     # their numbers: a model trained on the face frames too read no better and gained
