@@ -83,6 +83,23 @@ def test_of_two_frames_of_one_tile_the_one_of_the_photos_tile_size_wins() -> Non
     assert detect.prefer_typical(quads, [*labels[:4], "k10"], scores)[4] == 0.93
 
 
+def test_the_frame_of_the_photos_tile_size_wins_over_a_chain_of_worse_fits() -> None:
+    # Three frames of one o11, each farther from the photo's tile size (the row beside it):
+    # the largest was put below the middle one's first rank, above where the middle one went
+    # in turn, and won.
+    row = [_rect(100 + 74 * k, 100, 72, 100) for k in range(4)]
+    right, wider, largest = (
+        _rect(400, 100, 72, 100),
+        _rect(400, 100, 79, 110),
+        _rect(400, 100, 115, 160),
+    )
+    quads = [*row, right, wider, largest]
+    labels = ["k1", "k2", "k3", "k4", "o11", "o11", "o11"]
+    ranks = detect.prefer_typical(quads, labels, [0.93, 0.93, 0.93, 0.93, 0.903, 0.936, 0.966])
+    assert ranks[4] > ranks[5] and ranks[4] > ranks[6]
+    assert 4 in detect.suppress(quads, ranks, nested=True)
+
+
 def test_a_small_read_inside_a_tile_is_a_part_of_it_for_tiles_only() -> None:
     # A close-up tile: the lower bend of its large 5 was read as a k10 in a frame a tenth of
     # its area, whose centre lies inside the tile but too far from its centre, and with too

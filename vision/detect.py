@@ -1068,14 +1068,29 @@ def prefer_typical(quads: list[Quad], labels: list[str], scores: list[float]) ->
     off = TYPICAL_WEIGHT * np.abs(np.log(np.maximum(heights, 1.0) / typical))
     fit = [s - float(o) for s, o in zip(scores, off, strict=True)]
     for same in _by_label(labels):
-        for i in same:
-            for j in same:
-                if (
-                    fit[i] < fit[j]
-                    and scores[j] >= scores[i] - TYPICAL_CLOSE
-                    and _centre_within(quads[i], quads[j])
-                ):
-                    out[i] = min(out[i], scores[j] * 0.999)
+        pairs = [
+            (i, j)
+            for i in same
+            for j in same
+            if fit[i] < fit[j]
+            and scores[j] >= scores[i] - TYPICAL_CLOSE
+            and _centre_within(quads[i], quads[j])
+        ]
+        # Each read goes below the rank a better fitting one ends with, not the one it began
+        # with: of three frames of one tile, each nearer the tile's size than the last, the
+        # worst was put under the middle one's first rank, above where the middle one itself
+        # went, and won (an o11 framed 1.8 times too large). Repeated until nothing moves.
+        # Fresh generated tables (seeds 90 000+250): 6406 -> 6408 of 6444, spurious 7 -> 5;
+        # seeds 80 000+80, 81 000+100 and the real training photos the same.
+        for _ in range(len(same)):
+            changed = False
+            for i, j in pairs:
+                below = out[j] * 0.999
+                if out[i] > below:
+                    out[i] = below
+                    changed = True
+            if not changed:
+                break
     return out
 
 
