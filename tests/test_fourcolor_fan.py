@@ -300,3 +300,44 @@ def test_fan_neighbours_are_looked_for_around_a_read_not_yet_known() -> None:
     fan = fr.Fan(PIVOT, (100.0, 200.0))
     squares = fr.fan_squares([one], fan, known=[])
     assert squares and len(squares) == len(fr.fan_squares([one], fan, known=[one]))
+
+
+def _sized(label: str, centre: np.ndarray, size: float, confidence: float = 0.9) -> fr.CharRead:
+    return fr.CharRead(label, confidence, fr._facing_square(np.asarray(centre, np.float64), size))
+
+
+def test_a_character_framed_tight_is_looked_at_again_at_the_tables_size() -> None:
+    """A fanned card's character framed by its strokes alone (a neighbour's edge cuts the
+    square) is under half the table's usual size: it was dropped as a fragment of a
+    character. Looked at larger, it keeps its label and is kept at the usual size; a small
+    read whose larger views name another label (a radical of a bigger character) or nothing
+    is left as it was, for :func:`_one_per_card` to drop."""
+    row = [_sized("gS", np.array([100.0 + 60 * k, 100.0]), SIZE) for k in range(4)]
+    tight = _sized("rC", np.array([200.0, 300.0]), 0.45 * SIZE)
+    radical = _sized("wA", np.array([320.0, 300.0]), 0.45 * SIZE)
+    speck = _sized("yE", np.array([380.0, 300.0]), 0.2 * SIZE)  # too small to look at
+
+    def classify(image: np.ndarray, quads: Sequence[np.ndarray]) -> list[tuple[str, float]]:
+        out = []
+        for q in quads:
+            r = fr.CharRead("", 0.0, np.asarray(q, np.float64))
+            if np.linalg.norm(r.centre - tight.centre) < 1.0:
+                # Surest at 0.8 of the usual size; the whole square shows the neighbour.
+                out.append(("rC", 0.9 if abs(r.size - 0.8 * SIZE) < 1 else 0.6))
+            elif np.linalg.norm(r.centre - radical.centre) < 1.0:
+                out.append(("wG", 0.95))  # the whole character is another one
+            else:
+                out.append(("none", 0.9))
+        return out
+
+    blank = np.full((400, 500, 3), 128, np.uint8)
+    out = fr.grown_small(blank, [*row, tight, radical, speck], classify, 0.65)
+    grown = out[4]
+    assert (grown.label, grown.confidence) == ("rC", 0.9)
+    assert abs(grown.size - SIZE) < 1e-6 and np.allclose(grown.centre, tight.centre)
+    assert out[5] is radical and out[6] is speck and out[:4] == row
+    # Dropped as fragments before: of the small reads only the grown one stays a card.
+    cards = fr._one_per_card([(r, r.quad) for r in out])
+    assert sorted(r.label for r, _ in cards) == ["gS"] * 4 + ["rC"]
+    # Under the bar at every size: left alone.
+    assert fr.grown_small(blank, [*row, tight], classify, 0.95)[4] is tight
