@@ -347,3 +347,29 @@ def test_training_and_enrolment_frame_tiles_without_the_rings() -> None:
     assert len(with_rings) > len(without)
     for taken in (_candidates("tiles", image), _number_proposals(image)):
         assert [q.tolist() for q in taken] == [q.tolist() for q in without]
+
+
+def test_a_tile_kept_out_by_its_neighbours_oversized_frame_is_put_back() -> None:
+    # A row of touching tiles (72 x 100). The r10 is also read in a frame a fifth too large,
+    # shifted half a tile towards the r12 beside it, a hundredth surer than its own frame:
+    # that frame won and covered the r12, whose right read (0.94) was dropped.
+    row = [_rect(100 + 74 * k, 100, 72, 100) for k in range(4)]
+    big = _rect(174 + 37, 100, 86, 120)
+    quads = [*row, big]
+    labels = ["k1", "r10", "r12", "k4", "r10"]
+    scores = [0.93, 0.95, 0.94, 0.93, 0.96]
+    kept = detect.suppress(quads, scores, nested=True)
+    assert sorted(kept) == [0, 3, 4]  # the r12 and r10's own frame lost to the big frame
+    assert sorted(detect.reseat(quads, labels, scores, kept)) == [0, 1, 2, 3]
+    # The neighbour's own frame much less sure, or the kept-out read unsure or not of the
+    # photo's tile size: nothing moves.
+    assert sorted(detect.reseat(quads, labels, [0.93, 0.8, 0.94, 0.93, 0.96], kept)) == [0, 3, 4]
+    assert sorted(detect.reseat(quads, labels, [0.93, 0.95, 0.7, 0.93, 0.96], kept)) == [0, 3, 4]
+    shrunk = [*row[:2], _rect(248, 100, 50, 70), row[3], big]
+    assert sorted(detect.reseat(shrunk, labels, scores, kept)) == [0, 3, 4]
+    # Two frames of one tile under one label are a repeat, not a neighbour kept out.
+    assert sorted(detect.reseat(quads, [*labels[:2], "r10", *labels[3:]], scores, kept)) == [
+        0,
+        3,
+        4,
+    ]

@@ -964,36 +964,103 @@ def suppress(
     and with ``nested`` also when the smaller one's centre lies inside the other (tiles lie
     side by side, never one on another: a small read within a tile is a part of its face,
     such as the corner of a large digit read as another number)."""
+    frames = Frames(quads, iou, centre_frac, nested)
     order = sorted(range(len(quads)), key=lambda i: -scores[i])
     kept: list[int] = []
     for i in order:
-        qi = quads[i]
-        ci = qi.mean(0)
-        si = math.sqrt(max(cv2.contourArea(qi), 1.0))
-        clash = False
-        for j in kept:
-            qj = quads[j]
-            sj = math.sqrt(max(cv2.contourArea(qj), 1.0))
-            apart = float(np.linalg.norm(qj.mean(0) - ci))
-            if apart < centre_frac * min(si, sj) * 1.6:
-                clash = True
-                break
-            if quad_iou(qi, qj) > iou:
-                clash = True
-                break
-            # Every point of a quad no slimmer than 1:9 lies within 1.5 times the square
-            # root of its area of its centre: farther apart, neither centre is in the other
-            # (a distance is cheap, a polygon test is not).
-            if (
-                nested
-                and apart < 1.5 * max(si, sj)
-                and (_centre_within(qi, qj) if si < sj else _centre_within(qj, qi))
-            ):
-                clash = True
-                break
-        if not clash:
+        if not any(frames.clash(i, j) for j in kept):
             kept.append(i)
     return kept
+
+
+class Frames:
+    """Quads with their centres and sizes measured once, and whether two claim one object
+    (:func:`suppress`'s test): resolution asks it of thousands of pairs a textured photo."""
+
+    def __init__(
+        self, quads: list[Quad], iou: float = 0.3, centre_frac: float = 0.35, nested: bool = False
+    ) -> None:
+        self.quads, self.iou, self.centre_frac, self.nested = quads, iou, centre_frac, nested
+        self.centres = [(float(c[0]), float(c[1])) for c in (q.mean(0) for q in quads)]
+        self.sizes = [math.sqrt(max(cv2.contourArea(q), 1.0)) for q in quads]
+
+    def clash(self, i: int, j: int) -> bool:
+        (xi, yi), (xj, yj) = self.centres[i], self.centres[j]
+        si, sj = self.sizes[i], self.sizes[j]
+        apart = math.hypot(xj - xi, yj - yi)
+        if apart < self.centre_frac * min(si, sj) * 1.6:
+            return True
+        # Every point of a quad no slimmer than 1:9 lies within 1.5 times the square root of
+        # its area of its centre: farther apart than that, they cannot overlap, and neither
+        # centre is in the other (a distance is cheap, a polygon test is not).
+        if apart >= 1.5 * (si + sj):
+            return False
+        qi, qj = self.quads[i], self.quads[j]
+        if quad_iou(qi, qj) > self.iou:
+            return True
+        return (
+            self.nested
+            and apart < 1.5 * max(si, sj)
+            and (_centre_within(qi, qj) if si < sj else _centre_within(qj, qi))
+        )
+
+
+# Fresh generated tables (seeds 90 000+250 and 95 000+250): 6408 -> 6410 of 6444 and 6248 ->
+# 6251 of 6290 right, spurious 5 and 9 either way; the bench's 40 tables 1058 -> 1059; the real
+# photos the same (training split 1498 of 1522, held out 450 of 451). 1.4 ms on the median
+# real photo, 15 ms on the slowest, with the clash test's sizes measured once (Frames).
+RESEAT_MIN = 0.8  # tiles: a read kept out by a neighbour's frame is re-seated from this rank
+RESEAT_SIZE = 0.2  # ...when its height is within this share of the photo's typical tile height
+RESEAT_CLOSE = 0.1  # ...and the neighbour has a frame of its label at most this much less sure
+
+
+def reseat(quads: list[Quad], labels: list[str], scores: list[float], kept: list[int]) -> list[int]:
+    """:func:`suppress`'s choice for tiles (``kept``), with reads it dropped for clashing with
+    a neighbour's frame of another label put back where that neighbour's label has another
+    frame, about as sure, that leaves them room. The recogniser reads a tile nearly as surely
+    in a frame a fifth too large and shifted half a tile along its row; when that frame wins,
+    it covers the next tile, whose own right read is dropped."""
+    if not kept or len(quads) < 3:
+        return kept
+    heights = np.array([_long_side(q) for q in quads])
+    typical = float(np.median(heights))
+    frames = Frames(quads, nested=True)
+    out = list(kept)
+    taken = set(out)
+    by_label: dict[str, list[int]] = {}
+    for i, label in enumerate(labels):
+        by_label.setdefault(label, []).append(i)
+    for b in sorted(range(len(quads)), key=lambda i: -scores[i]):
+        if b in taken or scores[b] < RESEAT_MIN:
+            continue
+        if abs(math.log(max(heights[b], 1.0) / typical)) > RESEAT_SIZE:
+            continue
+        blockers = [k for k in out if frames.clash(b, k)]
+        if not blockers or any(labels[k] == labels[b] for k in blockers):
+            continue
+        swaps: dict[int, int] = {}
+        for k in blockers:
+            others = [o for o in out if o != k] + list(swaps.values())
+            options = [
+                a
+                for a in by_label[labels[k]]
+                if a not in taken
+                and a != b
+                and scores[a] >= scores[k] - RESEAT_CLOSE
+                and _centre_within(quads[a], quads[k])
+                and not frames.clash(a, b)
+                and not any(frames.clash(a, o) for o in others)
+            ]
+            if not options:
+                break
+            swaps[k] = max(options, key=lambda a: scores[a])
+        else:
+            for k, a in swaps.items():
+                out[out.index(k)] = a
+                taken.add(a)
+            out.append(b)
+            taken.add(b)
+    return out
 
 
 def _centre_within(inner: Quad, outer: Quad) -> bool:

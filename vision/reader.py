@@ -482,6 +482,10 @@ class TableReader:
             chosen, quads = self._join_words(quads, reads, keep, chosen)
         else:
             chosen = detect.suppress([quads[i] for i in keep], ranks, nested=self.kind == "tiles")
+            if self.kind == "tiles":
+                chosen = detect.reseat(
+                    [quads[i] for i in keep], [reads[i].label for i in keep], ranks, chosen
+                )
         objects = [
             Found(
                 reads[keep[j]].label,
