@@ -482,7 +482,9 @@ class TableReader:
             chosen, quads = self._join_words(quads, reads, keep, chosen)
         else:
             chosen = detect.suppress([quads[i] for i in keep], ranks, nested=self.kind == "tiles")
-            if self.kind == "tiles":
+            # Ranks with a profile are its own measure, not the model's confidence that
+            # reseat's thresholds are set on.
+            if self.kind == "tiles" and self.profile is None:
                 chosen = detect.reseat(
                     [quads[i] for i in keep], [reads[i].label for i in keep], ranks, chosen
                 )
