@@ -390,3 +390,26 @@ def test_a_tile_read_just_under_the_floor_is_looked_at_again(
     monkeypatch.setattr("vision.reader.TILE_LOOKS", ())
     s = score(reader.read(scene.image).objects, scene.truths, partial=scene.partial)
     assert s.right == s.objects - 1
+
+
+@pytest.mark.parametrize("seed", [90_117, 90_141])
+def test_a_double_joker_is_framed_along_its_faces_diagonal(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its two faces touch in one blob twice as long as wide, 58 degrees off the tile's long
+    # side. Framed at the slant of the edges around it (14 degrees off on marble, none found
+    # on cloth), every frame read none; framed along the blob's own diagonal it is read.
+    scene = synth.tile_scene(np.random.default_rng(seed))
+    jokers = [t for t in scene.truths if t.label == "DJ"]
+    assert jokers
+    reader = TableReader("rummikub")
+
+    def read_jokers() -> int:
+        objects = reader.read(scene.image).objects
+        return sum(
+            any(o.label == "DJ" and same_object(o.quad, t.quad) for o in objects) for t in jokers
+        )
+
+    assert read_jokers() == len(jokers)
+    monkeypatch.setattr("vision.detect.DJ_DIAGONALS", ())
+    assert read_jokers() == len(jokers) - 1
