@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import pytest
 
 from vision import fourcolor_read as fr
 
@@ -341,3 +342,25 @@ def test_a_character_framed_tight_is_looked_at_again_at_the_tables_size() -> Non
     assert sorted(r.label for r, _ in cards) == ["gS"] * 4 + ["rC"]
     # Under the bar at every size: left alone.
     assert fr.grown_small(blank, [*row, tight], classify, 0.95)[4] is tight
+
+
+def test_a_fans_neighbours_are_settled_to_their_own_strokes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Three of a fanned hand's characters were read in squares beside their neighbours,
+    each turned as its anchor was: one copied axis, a fan pivot found from the other reads
+    alone, and a card drawn sideways across two others (a wrong card, one missed). Settled
+    square to their own strokes, every card of the table is read and none is spurious."""
+    from vision import cjk_fonts, evaluate_fcc, synth_fourcolor
+    from vision.reader import TableReader
+
+    scene = synth_fourcolor.render_scene(
+        np.random.default_rng(720_062), fonts=cjk_fonts.TRAIN_FONTS
+    )
+    truth = evaluate_fcc.fourcolor_truth(scene)
+    reader = TableReader("fourcolor")
+    s = evaluate_fcc.score(reader.read(scene.image).objects, truth)
+    assert (s.right, s.spurious) == (s.objects, 0)
+    monkeypatch.setattr(fr, "SETTLE_NEIGHBOURS", False)
+    s = evaluate_fcc.score(reader.read(scene.image).objects, truth)
+    assert (s.right, s.spurious) == (s.objects - 1, 1)
