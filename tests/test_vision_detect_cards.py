@@ -160,6 +160,15 @@ def test_distinct_matches_the_pairwise_definition(seed: int) -> None:
         )
         for _ in range(200)
     ]
+    # A few frames many times the usual size, each with near copies: their reach spans many
+    # of the grid's cells, which follow the usual size.
+    for _ in range(6):
+        centre = rng.uniform(0, 60, 2).astype(np.float32)
+        side = float(rng.uniform(150, 250))
+        for _ in range(3):
+            jitter = rng.normal(0, 0.04 * side, 2).astype(np.float32)
+            quads.append(detect.rect_quad(centre + jitter, side, side * 1.4, 0.0))
+    rng.shuffle(quads)  # type: ignore[arg-type]
     slow = _pairwise_distinct(quads)
     fast = detect.distinct(quads)
     assert len(slow) == len(fast)

@@ -922,7 +922,9 @@ def _tile_from_face(lab: Image, ink: npt.NDArray[Any], g: Glyph, grow: float = 1
 def distinct(quads: list[Quad], tolerance: float = 0.12) -> list[Quad]:
     """Drop proposals that repeat an earlier one (same place, size and slant, either way up):
     they would be recognised twice for nothing. Kept quads are filed in a grid so that each new
-    one is compared with its neighbours only (textured tables give hundreds of proposals)."""
+    one is compared with its neighbours only (textured tables give thousands of proposals).
+    The grid's cells follow the usual proposal's reach, not the largest one's: one frame the
+    size of the photo made every cell hold hundreds of kept quads."""
     if len(quads) < 2:
         return quads
     q = np.stack(quads)
@@ -930,16 +932,18 @@ def distinct(quads: list[Quad], tolerance: float = 0.12) -> list[Quad]:
     size = np.linalg.norm(q[:, 2] - q[:, 0], axis=1)
     edge = q[:, 1] - q[:, 0]
     angle = np.degrees(np.arctan2(edge[:, 1], edge[:, 0])) % 180.0
-    cell = max(float(tolerance * size.max()), 1.0)  # no match lies farther than one cell
+    cell = max(float(tolerance * np.median(size)), 1.0)
     grid: dict[tuple[int, int], list[int]] = {}
     kept: list[int] = []
     cx, cy, sz, an = centre[:, 0].tolist(), centre[:, 1].tolist(), size.tolist(), angle.tolist()
     for i in range(len(quads)):
         gx, gy = int(cx[i] // cell), int(cy[i] // cell)
         near_r, tol = tolerance * sz[i], tolerance * sz[i]
+        x0, x1 = int((cx[i] - near_r) // cell), int((cx[i] + near_r) // cell)
+        y0, y1 = int((cy[i] - near_r) // cell), int((cy[i] + near_r) // cell)
         dup = False
-        for nx in (gx - 1, gx, gx + 1):
-            for ny in (gy - 1, gy, gy + 1):
+        for nx in range(x0, x1 + 1):
+            for ny in range(y0, y1 + 1):
                 for k in grid.get((nx, ny), ()):
                     if (
                         math.hypot(cx[k] - cx[i], cy[k] - cy[i]) < near_r
