@@ -938,16 +938,16 @@ def distinct(quads: list[Quad], tolerance: float = 0.12) -> list[Quad]:
     cx, cy, sz, an = centre[:, 0].tolist(), centre[:, 1].tolist(), size.tolist(), angle.tolist()
     for i in range(len(quads)):
         gx, gy = int(cx[i] // cell), int(cy[i] // cell)
-        near_r, tol = tolerance * sz[i], tolerance * sz[i]
-        x0, x1 = int((cx[i] - near_r) // cell), int((cx[i] + near_r) // cell)
-        y0, y1 = int((cy[i] - near_r) // cell), int((cy[i] + near_r) // cell)
+        reach = tolerance * sz[i]  # a match is nearer than this, and this close in size
+        x0, x1 = int((cx[i] - reach) // cell), int((cx[i] + reach) // cell)
+        y0, y1 = int((cy[i] - reach) // cell), int((cy[i] + reach) // cell)
         dup = False
         for nx in range(x0, x1 + 1):
             for ny in range(y0, y1 + 1):
                 for k in grid.get((nx, ny), ()):
                     if (
-                        math.hypot(cx[k] - cx[i], cy[k] - cy[i]) < near_r
-                        and abs(sz[k] - sz[i]) < tol
+                        math.hypot(cx[k] - cx[i], cy[k] - cy[i]) < reach
+                        and abs(sz[k] - sz[i]) < reach
                         and min(abs(an[k] - an[i]), 180.0 - abs(an[k] - an[i])) < 8.0
                     ):
                         dup = True
