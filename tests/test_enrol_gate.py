@@ -141,3 +141,55 @@ def test_enrolment_embeds_in_chunks_with_the_same_embeddings() -> None:
     whole_logits, whole = real(crops)
     assert np.allclose(emb, whole, atol=1e-4) and np.allclose(logits, whole_logits, atol=1e-4)
     assert embed_in_chunks(recogniser, crops[:0], chunk=8)[1].shape[0] == 0
+
+
+def _vouching_reader(
+    weight: float, model_label: str, reads: dict[str, dict[str, float]] | None = None
+) -> tuple[object, np.ndarray]:
+    """A tile reader with a two-card profile (r7, r8 and clutter) whose gate turns away both
+    crops of a batch (each lies nearer the clutter than any card, a little nearer r7); the
+    model reads the first crop as ``model_label`` at 0.95 with none 0.01 and is unsure of
+    the second. ``reads``: the profile's record of how the model reads each card."""
+    from vision.reader import TableReader
+
+    reader = TableReader("rummikub")
+    names = list(reader.recogniser.spec.labels)
+    unit = np.eye(8, dtype=np.float32)
+    profile = enroll.DeckProfile(
+        "rummikub",
+        "d",
+        enroll.model_id(reader.recogniser.path),
+        ["r7", "r8", "none", "none"],
+        np.stack([unit[0], unit[1], unit[2], unit[3]]),
+        model_weight=weight,
+        model_reads=reads or {},
+        object_threshold=0.0,
+    )
+    reader.use_deck(profile)
+    crop = np.stack([unit[0] * 0.3 + unit[2], unit[0] * 0.3 + unit[3]])
+    logits = np.full((2, len(names)), -8.0, np.float32)
+    logits[0, names.index(model_label)] = 8.0
+    logits[0, names.index("none")] = 3.4  # none about 0.01
+    logits[1, names.index(model_label)] = 0.0  # unsure: spread over every label
+    logits[1, names.index("none")] = 0.0
+    reader.recogniser.run = lambda batch: (logits[: len(batch)], crop[: len(batch)])  # type: ignore[method-assign]
+    return reader, np.zeros((2, 32, 24, 3), np.uint8)
+
+
+def test_the_models_sure_read_outweighs_a_doubting_gate() -> None:
+    """A tile the model reads surely (0.95, none 0.01) and the profile names the same is an
+    object even where the deck's gate doubts it: on some enrolment captures the gate sat
+    high and turned away such tiles. Not where the model cannot read this deck (weight 0),
+    not where the model and the profile name different tiles, and not a crop the model is
+    unsure of."""
+    reader, batch = _vouching_reader(2.0, "r7")
+    first, second = reader._recognise(batch)  # type: ignore[attr-defined]
+    assert (first.label, second.label) == ("r7", "none")
+    assert first.overlap_rank == 0.0  # under every read the gate passed
+    reader, batch = _vouching_reader(0.0, "r7")
+    assert [r.label for r in reader._recognise(batch)] == ["none", "none"]  # type: ignore[attr-defined]
+    # The model's word is no help between r7 and r8 on this deck (it read the enrolled crops
+    # of each as either): the profile names r7 by its embedding, the model says r8.
+    either = {"r7": 0.5, "r8": 0.5}
+    reader, batch = _vouching_reader(2.0, "r8", {"r7": either, "r8": either})
+    assert [r.label for r in reader._recognise(batch)] == ["none", "none"]  # type: ignore[attr-defined]
