@@ -127,19 +127,21 @@ def test_enrolment_embeds_in_chunks_with_the_same_embeddings() -> None:
 
     recogniser = Recogniser.named("cards")
     sizes: list[int] = []
-    real = recogniser.run
+    real = recogniser.describe
 
-    def run(batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def describe(batch: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         sizes.append(len(batch))
         return real(batch)
 
-    recogniser.run = run  # type: ignore[method-assign]
+    recogniser.describe = describe  # type: ignore[method-assign]
     w, h = recogniser.spec.crop
     crops = np.random.default_rng(0).integers(0, 255, (21, h, w, 3), dtype=np.uint8)
-    logits, emb = embed_in_chunks(recogniser, crops, chunk=8)
+    logits, emb, shapes = embed_in_chunks(recogniser, crops, chunk=8)
     assert sizes == [8, 8, 5]
-    whole_logits, whole = real(crops)
+    whole_logits, whole, whole_shapes = real(crops)
     assert np.allclose(emb, whole, atol=1e-4) and np.allclose(logits, whole_logits, atol=1e-4)
+    assert shapes is not None and whole_shapes is not None
+    assert np.allclose(shapes, whole_shapes, atol=1e-4)
     assert embed_in_chunks(recogniser, crops[:0], chunk=8)[1].shape[0] == 0
 
 
@@ -172,7 +174,7 @@ def _vouching_reader(
     logits[0, names.index("none")] = 3.4  # none about 0.01
     logits[1, names.index(model_label)] = 0.0  # unsure: spread over every label
     logits[1, names.index("none")] = 0.0
-    reader.recogniser.run = lambda batch: (logits[: len(batch)], crop[: len(batch)])  # type: ignore[method-assign]
+    reader.recogniser.describe = lambda batch: (logits[: len(batch)], crop[: len(batch)], None)  # type: ignore[method-assign]
     return reader, np.zeros((2, 32, 24, 3), np.uint8)
 
 
@@ -193,3 +195,42 @@ def test_the_models_sure_read_outweighs_a_doubting_gate() -> None:
     either = {"r7": 0.5, "r8": 0.5}
     reader, batch = _vouching_reader(2.0, "r8", {"r7": either, "r8": either})
     assert [r.label for r in reader._recognise(batch)] == ["none", "none"]  # type: ignore[attr-defined]
+
+
+def test_the_shape_output_is_added_without_changing_the_model(tmp_path: Path) -> None:
+    """``vision.model_outputs`` gives an exported model the ``shape`` output (its last
+    convolution's features averaged along each row: channels x rows) and leaves its logits
+    and embedding exactly as they were; the shipped tile and card models have it."""
+    import shutil
+
+    from vision.model_outputs import add_shape_output
+    from vision.recognise import MODELS, Recogniser
+
+    for name in ("tiles", "cards"):
+        shipped = Recogniser.named(name)
+        assert shipped.has_shape, name
+        w, h = shipped.spec.crop
+        crops = np.random.default_rng(0).integers(0, 255, (3, h, w, 3), dtype=np.uint8)
+        logits, emb, shape = shipped.describe(crops)
+        assert shape is not None and shape.shape == (3, 64 * (h // 8))
+        # The output removed again (the model as exported before it existed), then added.
+        import onnx
+
+        model = onnx.load(str(MODELS / f"{name}.onnx"))
+        for field, drop in (("output", lambda o: o.name == "shape"), ("node", _makes_shape)):
+            keep = [x for x in getattr(model.graph, field) if not drop(x)]
+            del getattr(model.graph, field)[:]
+            getattr(model.graph, field).extend(keep)
+        bare = tmp_path / f"{name}.onnx"
+        onnx.save(model, str(bare))
+        shutil.copy(MODELS / f"{name}.labels.json", tmp_path)
+        assert not Recogniser.named(name, tmp_path).has_shape
+        assert Recogniser.named(name, tmp_path).describe(crops)[2] is None
+        assert add_shape_output(bare) and not add_shape_output(bare)
+        again = Recogniser.named(name, tmp_path).describe(crops)
+        for got, want in zip(again, (logits, emb, shape), strict=True):
+            assert got is not None and np.array_equal(got, want)
+
+
+def _makes_shape(node: object) -> bool:
+    return any(str(o).startswith("shape") for o in node.output)  # type: ignore[attr-defined]

@@ -204,3 +204,44 @@ def test_inks_are_stored_with_the_profile(tmp_path: Path) -> None:
     assert np.allclose(back.embeddings, prof.embeddings)
     with pytest.raises(enroll.EnrolError, match="one ink colour per embedding"):
         enroll.DeckProfile("cards", "d", "m", ["2D"], np.eye(2, dtype=np.float32)[:1], inks=inks)
+
+
+def test_shape_features_name_a_glyph_the_embedding_squashes() -> None:
+    """Two cards whose embeddings nearly coincide (a glyph the model never learnt, squashed
+    toward one it knows) are told apart by their shape features; object or nothing stays
+    the embedding's alone, so the shape features cannot let clutter through."""
+    e = np.eye(4, dtype=np.float32)
+    emb = np.stack([e[0], e[0] + 0.02 * e[1], e[2]])  # J and k4 alike; clutter apart
+    shapes = np.stack([e[0], e[1], e[2]])  # where the strokes lie: unlike
+    prof = enroll.DeckProfile("rummikub", "d", "m", ["J", "k4", "none"], emb, shapes=shapes)
+    query, query_shapes = np.stack([e[0] + 0.02 * e[1]]), np.stack([e[0] + 0.1 * e[1]])
+    assert prof.classify(query, cards_only=True)[0][0] == "k4"  # by the embedding alone
+    assert prof.classify(query, cards_only=True, shapes=query_shapes)[0][0] == "J"
+    clutter_like = np.stack([e[2] + 0.1 * e[0]])
+    margin, _ = prof.object_margin(clutter_like, np.zeros(1))  # type: ignore[misc]
+    assert margin[0] < 0
+    with pytest.raises(enroll.EnrolError, match="shape features per embedding"):
+        enroll.DeckProfile("rummikub", "d", "m", ["J"], emb[:1], shapes=shapes)
+
+
+def test_shapes_and_inks_are_stored_and_kept_by_a_second_pass(tmp_path: Path) -> None:
+    """Both stored beside the embeddings (inks, then shape features) and read back; a profile
+    stored before shape features existed still loads; another pass over the deck keeps both
+    (before, a second pass dropped the ink colours)."""
+    rng = np.random.default_rng(0)
+    emb = rng.normal(size=(2, 6)).astype(np.float32)
+    inks = np.array([[0.5, -1.0], [0.0, 0.0]], np.float32)
+    shapes = rng.normal(size=(2, 5)).astype(np.float32)
+    prof = enroll.DeckProfile("cards", "d", "m", ["2D", "2S"], emb, inks=inks, shapes=shapes)
+    prof.save(tmp_path)
+    back = enroll.DeckProfile.load("cards", "d", tmp_path)
+    assert back.inks is not None and np.allclose(back.inks, inks)
+    assert back.shapes is not None and np.allclose(back.shapes, prof.shapes)  # type: ignore[arg-type]
+    assert np.allclose(back.embeddings, prof.embeddings)
+    enroll.DeckProfile("cards", "old", "m", ["2D", "2S"], emb, inks=inks).save(tmp_path)
+    old = enroll.DeckProfile.load("cards", "old", tmp_path)
+    assert old.shapes is None and old.inks is not None and np.allclose(old.inks, inks)
+    both = prof.extended(back)
+    assert both.inks is not None and both.inks.shape == (4, 2)
+    assert both.shapes is not None and both.shapes.shape == (4, 5)
+    assert prof.extended(old).shapes is None  # one pass without them: naming by embedding

@@ -82,12 +82,18 @@ EMBED_CHUNK = 512
 
 def embed_in_chunks(
     recogniser: Recogniser, crops: npt.NDArray[np.uint8], chunk: int = EMBED_CHUNK
-) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-    """(logits, embeddings) of ``crops`` from ``recogniser.run``, ``chunk`` crops a pass."""
-    parts = [recogniser.run(crops[i : i + chunk]) for i in range(0, len(crops), chunk)]
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32] | None]:
+    """(logits, embeddings, shape features or ``None``) of ``crops`` from
+    ``recogniser.describe``, ``chunk`` crops a pass."""
+    parts = [recogniser.describe(crops[i : i + chunk]) for i in range(0, len(crops), chunk)]
     if not parts:
-        return recogniser.run(crops)
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+        return recogniser.describe(crops)
+    shapes = [p[2] for p in parts]
+    return (
+        np.concatenate([p[0] for p in parts]),
+        np.concatenate([p[1] for p in parts]),
+        None if any(x is None for x in shapes) else np.concatenate(shapes),  # type: ignore[arg-type]
+    )
 
 
 class Enrolment:
@@ -270,7 +276,9 @@ class Enrolment:
             raise EnrolError("nothing was enrolled: no card was found in any capture")
         clutter = [c for crops in self.clutter.values() for c in crops]
         clutter_groups = [g for v in self.clutter for g in self.clutter_groups.get(v, [])]
-        logits, emb = embed_in_chunks(self.reader.recogniser, np.stack(self.crops + clutter))
+        logits, emb, shapes = embed_in_chunks(
+            self.reader.recogniser, np.stack(self.crops + clutter)
+        )
         every, names = self.reader.recogniser.probabilities(logits, self.reader.deck)
         probs = every[: len(self.crops)]
         labels = [*self.labels, *[NONE] * len(clutter)]
@@ -297,4 +305,5 @@ class Enrolment:
             )
             if self.calibrate
             else None,
+            shapes=shapes,
         )

@@ -27,6 +27,7 @@ from vision.labels import NONE
 from vision.userdata import check_name, data_dir
 
 Embed = Callable[[NDArray[np.uint8]], NDArray[np.float32]]
+_Optional = NDArray[Any] | None
 FORMAT_VERSION = 1
 TEMPERATURE = 0.05  # softmax temperature over cosine similarities: sharp, as NN should be
 # Object or nothing, for a profile with clutter examples (``none`` rows): how much nearer the
@@ -53,6 +54,20 @@ TILE_GATE_POINT = 0.6
 # their embeddings hardly tell a blue 2 from a green one; in a four-colour deck, or tiles in
 # four inks, that is the suit or colour.
 INK_WEIGHT = 0.3
+# Naming: how much the crops' ``shape`` features (the last convolution's, averaged along each
+# row: :mod:`vision.model_outputs`) count beside the embedding, in cosine similarity: the
+# similarity is (embedding's + SHAPE_WEIGHT x shape's) / (1 + SHAPE_WEIGHT). The embedding
+# squashes glyphs the model never learnt (star jokers sit nearly as near a 4 as their own
+# crops), the convolution's features still say where the strokes lie. Object or nothing is
+# still the embedding's alone: with the shape features there too, clutter passed (69 to 314
+# spurious reads on 40 development scenes). Development seeds apart from the bench's (20
+# scenes, two layouts each; right / spurious, the embedding alone -> with shapes): Rummikub
+# 979 / 22 -> 990 / 22 of 1106, 804 / 5 -> 810 / 4 of 940, 838 / 6 -> 848 / 5 of 996 (star
+# jokers 40 -> 61 of 238); standard deck 203 / 14 -> 200 / 12 of 228, 172 / 79 -> 178 / 45 of
+# 244; All In 195 / 16 -> 192 / 16, 166 / 30 -> 169 / 20. Weight 1 read about the same
+# (Rummikub 988, 809); the whole convolution output, not averaged along rows, read the same
+# at three times the size; averaged over the whole crop, 982 (the strokes' places lost).
+SHAPE_WEIGHT = 2.25
 
 
 class EnrolError(ValueError):
@@ -108,6 +123,9 @@ class DeckProfile:
     # with NONE_WEIGHT per unit of the model's none against it. ``None`` (an older profile):
     # the fixed OBJECT_MARGIN around a none of 0.5.
     object_threshold: float | None = None
+    # Each example's ``shape`` features (N x d, :mod:`vision.model_outputs`), for naming;
+    # ``None``: a model without that output, or a profile made before it.
+    shapes: NDArray[np.float32] | None = None
 
     def __post_init__(self) -> None:
         self.embeddings = _normalise(self.embeddings)
@@ -115,17 +133,29 @@ class DeckProfile:
             raise EnrolError("a profile needs one label per embedding")
         if self.inks is not None and self.inks.shape != (len(self.labels), 2):
             raise EnrolError("a profile needs one ink colour per embedding")
+        if self.shapes is not None:
+            if len(self.shapes) != len(self.labels):
+                raise EnrolError("a profile needs one set of shape features per embedding")
+            self.shapes = _normalise(self.shapes)
 
     @property
     def cards(self) -> list[str]:
         """The enrolled cards, each once, in the order they were enrolled."""
         return list(dict.fromkeys(self.labels))
 
-    def _grouped(self) -> tuple[list[str], NDArray[Any], NDArray[np.float32], NDArray[Any] | None]:
-        """Label names, where each label's examples start, and the embeddings (and inks)
-        grouped by label: worked out once, as a profile holds thousands of examples and a
-        read compares every crop with all of them."""
-        key = (id(self.labels), len(self.labels), id(self.embeddings), id(self.inks))
+    def _grouped(
+        self,
+    ) -> tuple[list[str], NDArray[Any], NDArray[np.float32], _Optional, _Optional]:
+        """Label names, where each label's examples start, and the embeddings (and inks, and
+        shape features) grouped by label: worked out once, as a profile holds thousands of
+        examples and a read compares every crop with all of them."""
+        key = (
+            id(self.labels),
+            len(self.labels),
+            id(self.embeddings),
+            id(self.inks),
+            id(self.shapes),
+        )
         cached = getattr(self, "_groups", None)
         if cached is None or cached[0] != key:
             names = sorted(set(self.labels))
@@ -134,18 +164,24 @@ class DeckProfile:
             order = np.argsort(owner, kind="stable")
             starts = np.searchsorted(owner[order], np.arange(len(names)))
             inks = None if self.inks is None else np.ascontiguousarray(self.inks[order])
+            shapes = None if self.shapes is None else np.ascontiguousarray(self.shapes[order])
             emb = np.ascontiguousarray(self.embeddings[order])
-            cached = (key, names, starts, emb, inks)
+            cached = (key, names, starts, emb, inks, shapes)
             self._groups = cached
-        return list(cached[1]), cached[2], cached[3], cached[4]
+        return list(cached[1]), cached[2], cached[3], cached[4], cached[5]
 
     def similarities(
-        self, embeddings: NDArray[np.float32], inks: NDArray[np.float32] | None = None
+        self,
+        embeddings: NDArray[np.float32],
+        inks: NDArray[np.float32] | None = None,
+        shapes: NDArray[np.float32] | None = None,
     ) -> tuple[list[str], NDArray[Any]]:
         """(label names, N x labels): each embedding's cosine similarity to the nearest
-        enrolled example of each label; given the crops' ``inks`` (and a profile with
-        them), less :data:`INK_WEIGHT` per unit of ink colour distance to that example."""
-        names, starts, grouped, grouped_inks = self._grouped()
+        enrolled example of each label; given the crops' ``shapes`` (and a profile with
+        them), that similarity and the shape features' weighed together
+        (:data:`SHAPE_WEIGHT`); given the crops' ``inks`` (and a profile with them), less
+        :data:`INK_WEIGHT` per unit of ink colour distance to that example."""
+        names, starts, grouped, grouped_inks, grouped_shapes = self._grouped()
         if len(embeddings) == 0:
             return names, np.zeros((0, len(names)), np.float32)
         # A read asks twice for the same crops (object or nothing, then which card): the
@@ -156,6 +192,10 @@ class DeckProfile:
         else:
             sims = _normalise(embeddings) @ grouped.T  # N x M, examples grouped by label
             self._last_product = (embeddings, sims)
+        if shapes is not None and grouped_shapes is not None:
+            sims = (sims + SHAPE_WEIGHT * (_normalise(shapes) @ grouped_shapes.T)) / (
+                1.0 + SHAPE_WEIGHT
+            )
         if inks is not None and grouped_inks is not None:
             q = np.asarray(inks, np.float32)
             # |q - e| with the square expanded: matrix products, no N x M x 2 difference.
@@ -190,15 +230,16 @@ class DeckProfile:
         prior: Callable[[list[str]], NDArray[Any]] | None = None,
         cards_only: bool = False,
         inks: NDArray[np.float32] | None = None,
+        shapes: NDArray[np.float32] | None = None,
     ) -> list[tuple[str, float, list[tuple[str, float]]]]:
         """(label, confidence, alternatives) per embedding, by nearest enrolled card.
         ``prior``, given the label names, returns N x labels log-probabilities to add (the
         model's own opinion, weighed in). ``cards_only``: leave the clutter examples out
-        (whether the crop is an object was decided already). ``inks``: the crops' ink
-        colours, where the profile has them."""
+        (whether the crop is an object was decided already). ``inks``, ``shapes``: the
+        crops' ink colours and shape features, where the profile has them."""
         if len(embeddings) == 0:
             return []
-        names, per_label = self.similarities(embeddings, inks)
+        names, per_label = self.similarities(embeddings, inks, shapes)
         if cards_only and NONE in names and len(names) > 1:
             k = names.index(NONE)
             names = names[:k] + names[k + 1 :]
@@ -217,9 +258,14 @@ class DeckProfile:
         return out
 
     def extended(self, other: DeckProfile) -> DeckProfile:
-        """This profile plus another pass over the same deck."""
+        """This profile plus another pass over the same deck (ink colours and shape
+        features kept where both passes have them)."""
         if (other.game, other.model) != (self.game, self.model):
             raise EnrolError("cannot merge profiles of different games or models")
+
+        def both(a: NDArray[np.float32] | None, b: NDArray[np.float32] | None) -> Any:
+            return None if a is None or b is None else np.concatenate([a, b])
+
         return DeckProfile(
             self.game,
             self.deck,
@@ -231,7 +277,9 @@ class DeckProfile:
             {**other.model_reads, **self.model_reads}
             if self.model_reads and other.model_reads
             else {},
+            both(self.inks, other.inks),
             object_threshold=self.object_threshold,
+            shapes=both(self.shapes, other.shapes),
         )
 
     def model_prior(
@@ -260,7 +308,9 @@ class DeckProfile:
     def save(self, root: str | Path | None = None) -> Path:
         path = profile_path(self.game, self.deck, root)
         path.parent.mkdir(parents=True, exist_ok=True)
-        stored = self.embeddings if self.inks is None else np.hstack([self.embeddings, self.inks])
+        stored = np.hstack(
+            [self.embeddings, *(x for x in (self.inks, self.shapes) if x is not None)]
+        )
         np.save(path.with_suffix(".npy"), stored)
         meta = {
             "version": FORMAT_VERSION,
@@ -271,7 +321,9 @@ class DeckProfile:
             "passes": self.passes,
             "model_weight": self.model_weight,
             "model_reads": self.model_reads,
-            "ink_columns": 0 if self.inks is None else 2,  # the last columns of the .npy
+            # Columns of the .npy after the embeddings: ink colours, then shape features.
+            "ink_columns": 0 if self.inks is None else 2,
+            "shape_columns": 0 if self.shapes is None else int(self.shapes.shape[1]),
             "object_threshold": self.object_threshold,
         }
         tmp = path.with_suffix(".json.tmp")
@@ -293,6 +345,9 @@ class DeckProfile:
             if meta.get("version") != FORMAT_VERSION:
                 raise EnrolError(f"unsupported deck profile version {meta.get('version')}")
             ink_columns = int(meta.get("ink_columns", 0))
+            shape_columns = int(meta.get("shape_columns", 0))
+            shapes = emb[:, emb.shape[1] - shape_columns :] if shape_columns else None
+            emb = emb[:, : emb.shape[1] - shape_columns]
             inks = emb[:, -ink_columns:] if ink_columns else None
             emb = emb[:, : emb.shape[1] - ink_columns]
             threshold = meta.get("object_threshold")
@@ -310,6 +365,7 @@ class DeckProfile:
                 },
                 inks,
                 None if threshold is None else float(threshold),
+                shapes,
             )
         except (OSError, KeyError, ValueError, TypeError) as exc:
             if isinstance(exc, EnrolError):

@@ -255,7 +255,7 @@ class TableReader:
             return self.recogniser.classify(
                 batch, self.deck, half_turn=self.kind == "cards", sure_none=FIRST_SURE_NONE
             )
-        logits, emb = self.recogniser.run(batch)
+        logits, emb, shapes = self.recogniser.describe(batch)
         probs, model_names = self.recogniser.probabilities(logits, self.deck)
         if self.kind == "cards" and len(batch):
             # As the plain reader does: the none score of a crop that may be an index is
@@ -287,7 +287,11 @@ class TableReader:
 
         inks = None if self.profile.inks is None else ink_colour(batch)
         named = self.profile.classify(
-            emb, prior=prior if weight else None, cards_only=gate is not None, inks=inks
+            emb,
+            prior=prior if weight else None,
+            cards_only=gate is not None,
+            inks=inks,
+            shapes=shapes,
         )
         reads = []
         for k, (label, conf, alts) in enumerate(named):

@@ -63,6 +63,8 @@ class Recogniser:
         self.session = ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
         self.path = model  # deck profiles are bound to the model file that made them
         self.spec = spec
+        # Models exported before the ``shape`` output existed (vision.model_outputs) lack it.
+        self.has_shape = any(o.name == "shape" for o in self.session.get_outputs())
         out = self.session.get_outputs()[0].shape
         if out[-1] != len(spec.labels):
             raise ModelError(f"{model} gives {out[-1]} outputs, its label file {len(spec.labels)}")
@@ -83,6 +85,24 @@ class Recogniser:
         x = np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32)
         logits, emb = self.session.run(["logits", "embedding"], {"crops": x})
         return np.asarray(logits, np.float32), np.asarray(emb, np.float32)
+
+    def describe(
+        self, batch: npt.NDArray[Any]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32] | None]:
+        """Logits, embeddings and the ``shape`` features (``None`` for a model without that
+        output) for N × h × w × 3 uint8 crops, in one pass."""
+        if not self.has_shape:
+            return (*self.run(batch), None)
+        if len(batch) == 0:
+            logits, emb = self.run(batch)
+            return logits, emb, np.zeros((0, 0), np.float32)
+        x = np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32)
+        logits, emb, shape = self.session.run(["logits", "embedding", "shape"], {"crops": x})
+        return (
+            np.asarray(logits, np.float32),
+            np.asarray(emb, np.float32),
+            np.asarray(shape, np.float32),
+        )
 
     def probabilities(
         self, logits: npt.NDArray[np.float32], deck: str

@@ -454,6 +454,9 @@ def _export(model: Any, dummy: Any, path: Path) -> None:
         opset_version=17,
         dynamo=False,
     )
+    from vision.model_outputs import add_shape_output
+
+    add_shape_output(path)
 
 
 CACHE = Path(__file__).resolve().parent.parent / "build" / "train-cache"
