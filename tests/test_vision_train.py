@@ -25,6 +25,9 @@ def test_train_smoke_exports_a_loadable_model(tmp_path: Path) -> None:
     logits, emb = rec.run(np.zeros((3, h, w, 3), np.uint8))
     assert logits.shape == (3, len(spec.labels))
     assert emb.shape[0] == 3 and emb.shape[1] >= 32  # the embedding for deck enrolment
+    # ...and the shape features enrolment names by beside it (vision.model_outputs)
+    _, _, shape = rec.describe(np.zeros((3, h, w, 3), np.uint8))
+    assert shape is not None and shape.shape == (3, 64 * (h // 8))
     reads = rec.classify(np.zeros((2, h, w, 3), np.uint8), "rummikub")
     assert len(reads) == 2 and all(0 <= r.confidence <= 1 for r in reads)
     assert all(len(r.alternatives) == 3 for r in reads)
