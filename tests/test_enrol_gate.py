@@ -6,8 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from vision import enrol_layout, enroll
+from vision.reader import TableReader
 
 
 def _deck(rng: np.random.Generator, spread: float) -> tuple[np.ndarray, list[str], list[int]]:
@@ -147,13 +149,11 @@ def test_enrolment_embeds_in_chunks_with_the_same_embeddings() -> None:
 
 def _vouching_reader(
     weight: float, model_label: str, reads: dict[str, dict[str, float]] | None = None
-) -> tuple[object, np.ndarray]:
+) -> tuple[TableReader, np.ndarray]:
     """A tile reader with a two-card profile (r7, r8 and clutter) whose gate turns away both
     crops of a batch (each lies nearer the clutter than any card, a little nearer r7); the
     model reads the first crop as ``model_label`` at 0.95 with none 0.01 and is unsure of
     the second. ``reads``: the profile's record of how the model reads each card."""
-    from vision.reader import TableReader
-
     reader = TableReader("rummikub")
     names = list(reader.recogniser.spec.labels)
     unit = np.eye(8, dtype=np.float32)
@@ -185,7 +185,7 @@ def test_the_models_sure_read_outweighs_a_doubting_gate() -> None:
     not where the model and the profile name different tiles, and not a crop the model is
     unsure of."""
     reader, batch = _vouching_reader(2.0, "r7")
-    first, second = reader._recognise(batch)  # type: ignore[attr-defined]
+    first, second = reader._recognise(batch)
     assert (first.label, second.label) == ("r7", "none")
     assert first.overlap_rank == 0.0  # under every read the gate passed
     reader, batch = _vouching_reader(0.0, "r7")
@@ -234,3 +234,27 @@ def test_the_shape_output_is_added_without_changing_the_model(tmp_path: Path) ->
 
 def _makes_shape(node: object) -> bool:
     return any(str(o).startswith("shape") for o in node.output)  # type: ignore[attr-defined]
+
+
+def test_a_model_the_shape_output_does_not_fit_is_refused_by_name(tmp_path: Path) -> None:
+    """A graph without the one Flatten the embedding reads, or of an opset whose ReduceMean
+    takes its axes otherwise, gets an error naming the file and the problem."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    from vision.model_outputs import add_shape_output
+
+    x = helper.make_tensor_value_info("crops", TensorProto.FLOAT, ["n", 3, 8, 8])
+    y = helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["n", None])
+    for name, nodes, opset in (
+        ("relu", [helper.make_node("Relu", ["crops"], ["embedding"])], 17),
+        ("new", [helper.make_node("Flatten", ["crops"], ["embedding"])], 18),
+    ):
+        graph = helper.make_graph(nodes, name, [x], [y])
+        path = tmp_path / f"{name}.onnx"
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)]), path)
+        with pytest.raises(
+            ValueError,
+            match=f"{name}.onnx: " + ("expected one Flatten" if opset == 17 else "opset 18"),
+        ):
+            add_shape_output(path)

@@ -88,11 +88,11 @@ def embed_in_chunks(
     parts = [recogniser.describe(crops[i : i + chunk]) for i in range(0, len(crops), chunk)]
     if not parts:
         return recogniser.describe(crops)
-    shapes = [p[2] for p in parts]
+    shapes = [p[2] for p in parts if p[2] is not None]
     return (
         np.concatenate([p[0] for p in parts]),
         np.concatenate([p[1] for p in parts]),
-        None if any(x is None for x in shapes) else np.concatenate(shapes),  # type: ignore[arg-type]
+        np.concatenate(shapes) if len(shapes) == len(parts) else None,
     )
 
 

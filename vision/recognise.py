@@ -76,15 +76,20 @@ class Recogniser:
             raise ModelError(f"label file {spec_path} is missing: run `tableref train {name}`")
         return cls(models / f"{name}.onnx", LabelSpec.load(spec_path))
 
+    def _outputs(self, batch: npt.NDArray[Any], names: list[str]) -> list[npt.NDArray[np.float32]]:
+        """The named outputs for N × h × w × 3 uint8 crops (none for an empty batch)."""
+        if len(batch) == 0:
+            labels = len(self.spec.labels)
+            return [np.zeros((0, labels if n == "logits" else 0), np.float32) for n in names]
+        x = np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32)
+        return [np.asarray(o, np.float32) for o in self.session.run(names, {"crops": x})]
+
     def run(
         self, batch: npt.NDArray[Any]
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """Logits and embeddings for N × h × w × 3 uint8 crops."""
-        if len(batch) == 0:
-            return (np.zeros((0, len(self.spec.labels)), np.float32), np.zeros((0, 0), np.float32))
-        x = np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32)
-        logits, emb = self.session.run(["logits", "embedding"], {"crops": x})
-        return np.asarray(logits, np.float32), np.asarray(emb, np.float32)
+        logits, emb = self._outputs(batch, ["logits", "embedding"])
+        return logits, emb
 
     def describe(
         self, batch: npt.NDArray[Any]
@@ -93,16 +98,8 @@ class Recogniser:
         output) for N × h × w × 3 uint8 crops, in one pass."""
         if not self.has_shape:
             return (*self.run(batch), None)
-        if len(batch) == 0:
-            logits, emb = self.run(batch)
-            return logits, emb, np.zeros((0, 0), np.float32)
-        x = np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32)
-        logits, emb, shape = self.session.run(["logits", "embedding", "shape"], {"crops": x})
-        return (
-            np.asarray(logits, np.float32),
-            np.asarray(emb, np.float32),
-            np.asarray(shape, np.float32),
-        )
+        logits, emb, shape = self._outputs(batch, ["logits", "embedding", "shape"])
+        return logits, emb, shape
 
     def probabilities(
         self, logits: npt.NDArray[np.float32], deck: str
