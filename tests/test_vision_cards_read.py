@@ -119,6 +119,34 @@ def test_a_read_verification_takes_back_no_longer_hides_its_neighbour(
     assert chosen == []
 
 
+def test_resolution_runs_again_on_the_verified_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read that won its place on its first look and verification leaves much less sure
+    (a frame around more than the index), though still above the floor, no longer hides the
+    neighbour it suppressed: resolution runs again on the verified ranks, the neighbour is
+    verified and kept in its place."""
+    from dataclasses import replace
+
+    from vision.reader import TableReader
+    from vision.recognise import Read
+
+    reader = TableReader("cards")
+    image = np.zeros((200, 200, 3), np.uint8)
+    centre = np.array([100, 100], np.float32)
+    quads = [rect_quad(centre, 26, 40, 90.0), rect_quad(centre + 3, 20, 30, 90.0)]
+    reads = [Read("AC", 0.95, [("AC", 0.95)], 0.0), Read("AC", 0.87, [("AC", 0.87)], 0.0)]
+    after = {0: 0.64, 1: 0.83}
+    verified: list[list[int]] = []
+
+    def verify(image: object, quads: object, reads: list[Read], idx: list[int]) -> list[Read]:
+        verified.append(list(idx))
+        return [replace(r, confidence=after[i]) if i in idx else r for i, r in enumerate(reads)]
+
+    monkeypatch.setattr(reader, "_verify", verify)
+    chosen, out = reader._resolve_cards(image, quads, reads, [0, 1], [0.95, 0.87], 0.6)
+    assert chosen == [1] and out[1].confidence == 0.83
+    assert verified == [[0], [1]]
+
+
 def test_verification_keeps_a_sure_index_whose_suit_is_in_doubt(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
