@@ -158,10 +158,21 @@ def test_edge_slant_of_a_tile_outline(angle: float) -> None:
     cv2.fillConvexPoly(grey, quad.astype(np.int32), 240)
     cv2.putText(grey, "8", (90, 110), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 30, 3)
     g = detect.Glyph(np.array([100, 100], np.float32), 30.0, 20.0, 90.0, (88, 85, 24, 30))
-    slant = detect._edge_slant(grey, g)
+    with np.errstate(all="raise"):  # most of the window is flat: no gradient to divide by
+        slant = detect._edge_slant(grey, g)
     assert slant is not None
     turn = (slant - angle) % 90.0
     assert min(turn, 90.0 - turn) < 3.0
+
+
+def test_edge_slant_of_no_edges_is_none() -> None:
+    """A flat table round a number has no gradient outside it: no slant (and no division by a
+    zero magnitude on the way)."""
+    grey = np.full((200, 200), 180, np.uint8)
+    cv2.putText(grey, "8", (90, 110), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 30, 3)
+    g = detect.Glyph(np.array([100, 100], np.float32), 30.0, 20.0, 90.0, (80, 75, 40, 50))
+    with np.errstate(all="raise"):
+        assert detect._edge_slant(grey, g) is None
 
 
 def test_double_jokers_lying_apart_at_any_slant_are_read() -> None:

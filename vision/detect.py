@@ -840,14 +840,30 @@ def _edge_slant(grey: npt.NDArray[Any], g: Glyph) -> float | None:
     win = grey[y0:y1, x0:x1].astype(np.float32)
     gx = cv2.Sobel(win, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(win, cv2.CV_32F, 0, 1, ksize=3)
-    mag = cv2.magnitude(gx, gy)
     # The number's own strokes run every way: leave them out.
     bx, by, bw, bh = g.box
     pad = int(g.height * 0.2)
-    mag[max(0, by - y0 - pad) : by - y0 + bh + pad, max(0, bx - x0 - pad) : bx - x0 + bw + pad] = 0
-    ang = np.arctan2(gy, gx) * 4.0
-    c, s = float((mag * np.cos(ang)).sum()), float((mag * np.sin(ang)).sum())
-    if math.hypot(c, s) < 0.08 * float(mag.sum()) or not mag.any():
+    box = (
+        slice(max(0, by - y0 - pad), max(0, by - y0 + bh + pad)),
+        slice(max(0, bx - x0 - pad), max(0, bx - x0 + bw + pad)),
+    )
+    gx[box] = 0
+    gy[box] = 0
+    # Each gradient's magnitude times the cosine and sine of four times its direction, in
+    # products of gx and gy (the double-angle formulas twice) rather than arctan2, cos and
+    # sin: the same sums, a quarter of the time, and this runs ~100 times a photo.
+    gx2, gy2 = gx * gx, gy * gy
+    m2 = gx2 + gy2
+    mag = np.sqrt(m2)
+    total = float(mag.sum())
+    if total == 0.0:
+        return None
+    d = gx2 - gy2
+    m3 = m2 * mag
+    m3[m3 == 0] = np.inf  # no gradient: no direction, nothing added
+    c = float(((d * d - 4.0 * gx2 * gy2) / m3).sum())
+    s = float((4.0 * gx * gy * d / m3).sum())
+    if math.hypot(c, s) < 0.08 * total:
         return None
     return math.degrees(math.atan2(s, c) / 4.0)
 
