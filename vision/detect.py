@@ -881,16 +881,16 @@ def _tile_from_face(lab: Image, ink: npt.NDArray[Any], g: Glyph, grow: float = 1
         return None
     gx, gy, gw, gh = g.box
     ink_win = ink[y0:y1, x0:x1]  # 0 or 255
-    ring: npt.NDArray[Any] = np.zeros(win.shape[:2], np.uint8)
+    # The face's colour: the mean of the box round the glyphs (both corners included), ink
+    # left out. OpenCV's masked mean over that box alone, not NumPy's boolean indexing nor a
+    # window-sized mask: this runs a few hundred times a photo.
     pad = int(g.height * 0.35)
-    cv2.rectangle(
-        ring, (gx - x0 - pad, gy - y0 - pad), (gx - x0 + gw + pad, gy - y0 + gh + pad), 255, -1
-    )
-    # OpenCV's mask operations, not NumPy's boolean indexing: this runs a few hundred times a
-    # photo and was half of tile detection.
-    ring = cv2.bitwise_and(ring, cv2.bitwise_not(ink_win))
-    face = cv2.mean(win, mask=ring)[:3]  # all zero where the ring is empty
-    if face[0] < 60:  # a dark ground (a rack, a dark table): no tile face here
+    ya, yb = max(0, gy - y0 - pad), min(win.shape[0], gy - y0 + gh + pad + 1)
+    xa, xb = max(0, gx - x0 - pad), min(win.shape[1], gx - x0 + gw + pad + 1)
+    if ya >= yb or xa >= xb:
+        return None
+    face = cv2.mean(win[ya:yb, xa:xb], mask=cv2.bitwise_not(ink_win[ya:yb, xa:xb]))[:3]
+    if face[0] < 60:  # a dark ground (a rack, a dark table), or all ink: no tile face here
         return None
     # Integer face colour, as np.uint8(face) truncates; absdiff with a scalar and a saturating
     # channel sum give the same "dist < 28" as float maths, without full-size temporaries.
