@@ -3,6 +3,7 @@ neighbour reads from a profile, and profiles stored per game and deck."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -245,3 +246,9 @@ def test_shapes_and_inks_are_stored_and_kept_by_a_second_pass(tmp_path: Path) ->
     assert both.inks is not None and both.inks.shape == (4, 2)
     assert both.shapes is not None and both.shapes.shape == (4, 5)
     assert prof.extended(old).shapes is None  # one pass without them: naming by embedding
+    # Column counts that do not fit the stored array: named, not read as empty embeddings.
+    meta_path = tmp_path / "decks" / "cards" / "d.json"
+    meta = json.loads(meta_path.read_text())
+    meta_path.write_text(json.dumps({**meta, "shape_columns": 20}))
+    with pytest.raises(enroll.EnrolError, match="damaged: 2 ink and 20 shape columns"):
+        enroll.DeckProfile.load("cards", "d", tmp_path)

@@ -346,6 +346,11 @@ class DeckProfile:
                 raise EnrolError(f"unsupported deck profile version {meta.get('version')}")
             ink_columns = int(meta.get("ink_columns", 0))
             shape_columns = int(meta.get("shape_columns", 0))
+            if emb.ndim != 2 or not 0 <= ink_columns + shape_columns < emb.shape[1]:
+                raise EnrolError(
+                    f"deck profile {path} is damaged: {ink_columns} ink and {shape_columns} "
+                    f"shape columns do not fit its {emb.shape} array; enrol the deck again"
+                )
             shapes = emb[:, emb.shape[1] - shape_columns :] if shape_columns else None
             emb = emb[:, : emb.shape[1] - shape_columns]
             inks = emb[:, -ink_columns:] if ink_columns else None

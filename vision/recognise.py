@@ -19,6 +19,7 @@ import numpy.typing as npt
 import onnxruntime as ort
 
 from vision.labels import NONE, LabelSpec
+from vision.model_outputs import SHAPE
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 LOW_CONFIDENCE = 0.9  # below this, a read carries its top-3 alternatives
@@ -64,7 +65,7 @@ class Recogniser:
         self.path = model  # deck profiles are bound to the model file that made them
         self.spec = spec
         # Models exported before the ``shape`` output existed (vision.model_outputs) lack it.
-        self.has_shape = any(o.name == "shape" for o in self.session.get_outputs())
+        self.has_shape = any(o.name == SHAPE for o in self.session.get_outputs())
         out = self.session.get_outputs()[0].shape
         if out[-1] != len(spec.labels):
             raise ModelError(f"{model} gives {out[-1]} outputs, its label file {len(spec.labels)}")
@@ -98,7 +99,7 @@ class Recogniser:
         output) for N × h × w × 3 uint8 crops, in one pass."""
         if not self.has_shape:
             return (*self.run(batch), None)
-        logits, emb, shape = self._outputs(batch, ["logits", "embedding", "shape"])
+        logits, emb, shape = self._outputs(batch, ["logits", "embedding", SHAPE])
         return logits, emb, shape
 
     def probabilities(
