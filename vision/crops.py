@@ -24,13 +24,13 @@ def crop(image: Image, quad: Quad, size: tuple[int, int]) -> Image:
     """The quad's content (TL TR BR BL) as a ``size`` = (w, h) BGR image."""
     w, h = size
     q = quad.astype(np.float32)
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     (ax, ay), (bx, by), (cx, cy), (dx, dy) = q.tolist()  # floats: numpy per op costs more
     if max(abs(ax + cx - bx - dx), abs(ay + cy - by - dy)) <= PARALLELOGRAM_PX:
-        m = cv2.getAffineTransform(q[:3], np.array([[0, 0], [w, 0], [w, h]], np.float32))
+        m = cv2.getAffineTransform(q[:3], dst[:3])
         return cv2.warpAffine(
             image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
         )
-    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     m = cv2.getPerspectiveTransform(q, dst)
     return cv2.warpPerspective(
         image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
