@@ -5,7 +5,11 @@
 * Synthetic scenes: a fixed set of seeded scenes per game (Rummikub with the Twist jokers,
   the standard deck, the All In deck), scored overall and by surface, rotation and lighting.
 * Speed: per ~1000×750 photo, end to end without decoding (decode reported apart), with the
-  median of every stage.
+  median of every stage: ``speed_ms`` from the scoring pass (one read a photo), and
+  ``speed_best_ms`` from each photo's fastest read of that one and :data:`TIMING_PASSES`
+  more passes over the same photos (the shared 2-core machine's speed swings with its
+  neighbours' load; a photo's fastest read is nearer what the code costs when nothing else
+  takes the cores).
 """
 
 from __future__ import annotations
@@ -45,11 +49,29 @@ def _other_corner(reads: list[Found], photo: datasets.Photo) -> int:
     )
 
 
+TIMING_PASSES = 3  # more passes over the timed photos for speed_best_ms
+
+
+def _timed(game: str, image: np.ndarray) -> bool:
+    """Whether a photo counts for speed: the ~1000×750 Rummikub photos, every card photo."""
+    return max(image.shape[:2]) >= 900 or game != "rummikub"
+
+
+def _total(timings: dict[str, float]) -> float:
+    return sum(v for k, v in timings.items() if k != "candidates")
+
+
+Timed = list[tuple[np.ndarray, dict[str, float]]]  # a decoded photo, its first read's timings
+
+
 def _real(
     game: str, kind: str, reader: TableReader, misses: Counter[str] | None = None
-) -> tuple[Score, dict[str, list[float]]]:
+) -> tuple[Score, dict[str, list[float]], Timed]:
+    """The held-out photos' score, the scoring pass's timings per stage, and the timed
+    photos with their timings in that pass, for :func:`_best_of`."""
     total = Score()
     stages: dict[str, list[float]] = defaultdict(list)
+    timed: Timed = []
     for photo in datasets.load(kind):  # type: ignore[arg-type]
         if photo.split != "test":
             continue
@@ -64,11 +86,29 @@ def _real(
         if misses is not None:
             misses.update(miss_buckets(reader, image, photo.truths, photo.ignore, reading))
         stages["decode"].append(decode)
-        if max(image.shape[:2]) >= 900 or game != "rummikub":
+        if _timed(game, image):
+            timed.append((image, reading.timings))
             for k, v in reading.timings.items():
                 stages[k].append(v)
-            stages["total"].append(sum(v for k, v in reading.timings.items() if k != "candidates"))
-    return total, stages
+            stages["total"].append(_total(reading.timings))
+    return total, stages, timed
+
+
+def _best_of(reader: TableReader, timed: Timed, passes: int) -> dict[str, float]:
+    """Stage medians over the photos, each photo's stages taken from its fastest read: the
+    one timed already, or one of ``passes`` more (whole passes over the photos, so a slow
+    spell of the machine falls on one read of many photos, not on every read of one)."""
+    best = [{**t, "total": _total(t)} for _, t in timed]
+    for _ in range(passes):
+        for k, (image, _) in enumerate(timed):
+            timings = reader.read(image).timings
+            if _total(timings) < best[k]["total"]:
+                best[k] = {**timings, "total": _total(timings)}
+    stages: dict[str, list[float]] = defaultdict(list)
+    for b in best:
+        for k, v in b.items():
+            stages[k].append(v)
+    return _speed(stages)
 
 
 def _synthetic(game: str, reader: TableReader) -> tuple[Score, dict[str, dict[str, Score]]]:
@@ -93,12 +133,13 @@ def _speed(stages: dict[str, list[float]]) -> dict[str, float]:
 def run() -> dict[str, Any]:
     RESULTS.mkdir(parents=True, exist_ok=True)
     result: dict[str, Any] = {"real": {}, "synthetic": {}, "speed_ms": {}}
+    result["speed_best_ms"] = {"passes": TIMING_PASSES}
     confusion: dict[str, Score] = {}
     conditions: dict[str, dict[str, dict[str, Score]]] = {}
     for game, kind in (("rummikub", "tiles"), ("cards", "cards")):
         reader = TableReader(game)  # type: ignore[arg-type]
         misses: Counter[str] | None = Counter() if kind == "cards" else None
-        real, stages = _real(game, kind, reader, misses)
+        real, stages, timed = _real(game, kind, reader, misses)
         result["real"][game] = real.to_json()
         if "other_corner" in stages:
             result["real"][game]["spurious_other_corner"] = int(sum(stages.pop("other_corner")))
@@ -106,6 +147,7 @@ def run() -> dict[str, Any]:
             # Why each missed index was missed (vision.card_misses), so the gap stays measured.
             result["real"][game]["missed_by_cause"] = {b: misses[b] for b in BUCKETS}
         result["speed_ms"][game] = _speed(stages)
+        result["speed_best_ms"][game] = _best_of(reader, timed, TIMING_PASSES)
         confusion[game] = real
         print(f"  real {game}: {real.to_json()}", flush=True)
     for game in ("rummikub", "cards", "allin"):
