@@ -52,7 +52,7 @@ def _other_corner(reads: list[Found], photo: datasets.Photo) -> int:
 TIMING_PASSES = 3  # more passes over the timed photos for speed_best_ms
 
 
-def _timed(game: str, image: np.ndarray) -> bool:
+def _counts_for_speed(game: str, image: np.ndarray) -> bool:
     """Whether a photo counts for speed: the ~1000×750 Rummikub photos, every card photo."""
     return max(image.shape[:2]) >= 900 or game != "rummikub"
 
@@ -86,7 +86,7 @@ def _real(
         if misses is not None:
             misses.update(miss_buckets(reader, image, photo.truths, photo.ignore, reading))
         stages["decode"].append(decode)
-        if _timed(game, image):
+        if _counts_for_speed(game, image):
             timed.append((image, reading.timings))
             for k, v in reading.timings.items():
                 stages[k].append(v)
