@@ -235,10 +235,15 @@ def test_an_index_read_twice_in_two_frames_is_one_object() -> None:
     quads, scores = [tight, loose, other_corner], [0.9, 0.95, 0.8]
     assert detect.drop_repeats(quads, ["7H", "7H", "7H"], scores) == [1, 2]
     assert detect.drop_repeats(quads, ["7H", "7D", "7H"], scores) == [0, 1, 2]
-    # A frame that holds the surer one's centre, not the other way round, is another object
-    # (measured on the real training photos: dropping those lost right reads).
+    # A frame that holds the surer one's centre but not the other way round (the rank
+    # framed alone, a frame slid along the index) is the same index framed again.
     beside = detect.rect_quad(centre + np.array([0, 12], np.float32), 12, 30, 90.0)
-    assert detect.drop_repeats([tight, beside], ["7H", "7H"], [0.9, 0.8]) == [0, 1]
+    assert not detect._centre_within(beside, tight)
+    assert detect.drop_repeats([tight, beside], ["7H", "7H"], [0.9, 0.8]) == [0]
+    assert detect.drop_repeats([tight, beside], ["7H", "7H"], [0.8, 0.9]) == [1]
+    # Overlapping frames with neither centre in the other (a fan's neighbours) both stay.
+    apart = detect.rect_quad(centre + np.array([11, 0], np.float32), 12, 20, 90.0)
+    assert detect.drop_repeats([tight, apart], ["7H", "7H"], [0.9, 0.8]) == [0, 1]
 
 
 def test_a_suit_seen_small_right_below_a_tall_rank_pairs() -> None:
