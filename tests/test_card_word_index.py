@@ -43,6 +43,24 @@ def test_overlapping_reads_of_a_word_are_one_read_framed_around_its_parts() -> N
     assert len(detect.drop_repeats(parts, ["X"] * 3, [0.95, 0.99, 0.9])) == 3
 
 
+def test_a_letter_of_a_word_read_as_an_index_is_part_of_the_word() -> None:
+    word = rect_quad(np.array([100.0, 100.0], np.float32), 40, 150, 0.0)  # "Joker", lying
+    letter = rect_quad(np.array([60.0, 100.0], np.float32), 30, 45, 90.0)  # its J
+    beside = rect_quad(np.array([100.0, 200.0], np.float32), 30, 45, 90.0)  # an index below
+    quads, labels = [word, letter, beside], ["X", "JH", "QS"]
+    assert detect.word_parts(quads, labels, [0.99, 0.8, 0.9]) == [0, 2]
+    # A letter read surer than the word is the index, the word a misreading around it.
+    assert detect.word_parts(quads, labels, [0.7, 0.8, 0.9]) == [0, 1, 2]
+
+
+def test_a_word_frame_around_several_indices_is_no_word() -> None:
+    # A card-sized frame read as a joker's word, over a card's two corner indices.
+    card = rect_quad(np.array([100.0, 100.0], np.float32), 120, 180, 90.0)
+    corners = [rect_quad(np.array(c, np.float32), 20, 34, 90.0) for c in ((55, 30), (145, 170))]
+    quads, labels = [card, *corners], ["X", "7S", "7S"]
+    assert detect.word_parts(quads, labels, [0.98, 0.9, 0.93]) == [1, 2]
+
+
 def test_word_reads_apart_stay_apart() -> None:
     a = rect_quad(np.array([60.0, 100.0], np.float32), 40, 60, 30.0)
     b = rect_quad(np.array([300.0, 400.0], np.float32), 40, 60, 210.0)

@@ -483,7 +483,8 @@ class TableReader:
     ) -> tuple[list[int], list[npt.NDArray[np.float32]]]:
         """Cards: the reads of one word index (a joker's "Joker") joined into one
         (:func:`detect.join_words`), and without a profile, those under
-        WORD_MIN_CONFIDENCE dropped."""
+        WORD_MIN_CONFIDENCE dropped; then a word's letters read as an index, and a "word"
+        around several indices, dropped (:func:`detect.word_parts`)."""
         at = [keep[j] for j in chosen]
         kept, frames = detect.join_words(
             [quads[i] for i in at], [reads[i].label for i in at], [reads[i].confidence for i in at]
@@ -500,7 +501,11 @@ class TableReader:
                 if reads[keep[j]].label not in detect.WORD_LABELS
                 or reads[keep[j]].confidence >= WORD_MIN_CONFIDENCE
             ]
-        return chosen, quads
+        at = [keep[j] for j in chosen]
+        parts = detect.word_parts(
+            [quads[i] for i in at], [reads[i].label for i in at], [reads[i].confidence for i in at]
+        )
+        return [chosen[k] for k in parts], quads
 
     def _rank(self, read: Read) -> float:
         """Which of two clashing proposals wins: the surer read (with a profile, the surer
