@@ -3,6 +3,11 @@
 Each labelled index that :func:`vision.evaluate.score` does not count right falls in one
 bucket, decided in this order:
 
+* ``framed_apart``: a kept read names the right card at the index's place (each centre
+  inside the other), in a frame more than three times larger or smaller than the labelled
+  box (the hand-drawn boxes are loose around some photos' corners, and a sliver of a tightly
+  fanned index is boxed narrower than an index's frame): read right, scored as missed, and
+  that read is counted spurious as well;
 * ``no_proposal``: no proposal (the detector's, or the reader's reframing of one) covers it
   (:func:`vision.matching.same_object`);
 * ``wrong_label``: a kept read covers it but names another card;
@@ -24,11 +29,12 @@ from vision import detect
 from vision.crops import crops
 from vision.evaluate import score
 from vision.labels import NONE
-from vision.matching import same_object
+from vision.matching import same_object, same_place
 from vision.reader import Reading, TableReader
 from vision.synth import Quad, Truth
 
 BUCKETS = (
+    "framed_apart",
     "no_proposal",
     "wrong_label",
     "lost_to_overlap",
@@ -57,7 +63,9 @@ def miss_buckets(
             continue
         kept = [o for o in reading.objects if same_object(o.quad, t.quad)]
         over = [r for q, r in zip(quads, reads, strict=True) if same_object(q, t.quad)]
-        if not over:
+        if any(o.label == t.label and same_place(o.quad, t.quad) for o in reading.objects):
+            out["framed_apart"] += 1
+        elif not over:
             out["no_proposal"] += 1
         elif any(o.label != t.label for o in kept):
             out["wrong_label"] += 1

@@ -20,13 +20,18 @@ def _area(q: Quad) -> float:
     return float(cv2.contourArea(q.astype(np.float32)))
 
 
+def same_place(det: Quad, truth: Quad) -> bool:
+    """Each one's centre lies inside the other (grown by a tenth), whatever their sizes."""
+    return _inside(det.mean(0), truth, 1.1) and _inside(truth.mean(0), det, 1.1)
+
+
 def same_object(det: Quad, truth: Quad) -> bool:
     """Each one's centre lies inside the other and their areas agree within a factor 3.
 
     The factor is loose because hand-drawn truth boxes are loose: a corner index's box is
     axis-aligned, so a slanted index's box is larger than the index, a tight one smaller.
     """
-    if not _inside(det.mean(0), truth, 1.1) or not _inside(truth.mean(0), det, 1.1):
+    if not same_place(det, truth):
         return False
     ratio = _area(det) / max(_area(truth), 1.0)
     return 1 / 3 < ratio < 3
