@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 import torch
 
-from vision import train
+from vision import datasets, train
+from vision.card_turns import Turn
 from vision.detect import rect_quad
 from vision.labels import NONE, cards_spec
 from vision.synth import Truth
@@ -30,14 +32,24 @@ def _quad(box: tuple[int, int, int, int]) -> np.ndarray:
     return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
 
 
-def _positives(box: tuple[int, int, int, int]) -> list[np.ndarray]:
+def _positives(
+    box: tuple[int, int, int, int], turns: list[Turn | None] | None = None
+) -> list[np.ndarray]:
     spec = cards_spec()
     image = _photo_with(box)
     truths = [Truth("7H", _quad(box))]
     xs, ys = crops_from(
-        "cards", spec, image, truths, np.random.default_rng(0), jitters=4, real=True
+        "cards", spec, image, truths, np.random.default_rng(0), jitters=4, real=True, turns=turns
     )
     return [x for x, y in zip(xs, ys, strict=True) if y == spec.index("7H")]
+
+
+def _stands(x: np.ndarray) -> bool:
+    """Whether the box's dark half lies at the crop's top or bottom (not at a side)."""
+    h, w = x.shape[:2]
+    left, right = float(x[:, : w // 3].mean()), float(x[:, -w // 3 :].mean())
+    top, bottom = float(x[: h // 3].mean()), float(x[-h // 3 :].mean())
+    return abs(top - bottom) > 100 > abs(left - right)
 
 
 def test_a_landscape_box_gives_quarter_turned_positives() -> None:
@@ -63,6 +75,52 @@ def test_a_portrait_box_gives_upright_positives_and_a_square_one_none() -> None:
         assert bottom - top > 100
     # A squarish box holds a slanted index whose turn is unknown: no jittered positives.
     assert _positives((120, 80, 160, 120)) == []
+
+
+def test_a_known_turn_overrides_the_boxs_shape() -> None:
+    # vision.card_turns says how the index stands, whatever its box's shape: a square box
+    # read upright gives upright crops, a tall box read sideways gives quarter-turned ones,
+    # and an index of unknown turn gives none.
+    square, tall = (120, 80, 160, 120), (120, 80, 150, 130)
+    upright = _positives(square, ["upright"])
+    assert len(upright) == 4 and all(_stands(x) for x in upright)
+    sideways = _positives(tall, ["sideways"])
+    assert len(sideways) == 4 and not any(_stands(x) for x in sideways)
+    assert all(_stands(x) for x in _positives(tall))  # by its shape: upright
+    assert _positives(tall, [None]) == []
+
+
+def test_a_proposal_over_an_index_of_known_turn_is_an_index_along_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The same square box and two proposals over it, standing and lying: with the index
+    # read upright, the standing one is the card and the lying one is "none"; read
+    # sideways, the reverse; by the box's shape alone, neither is used.
+    spec = cards_spec()
+    box = (120, 80, 160, 120)
+    image = _photo_with(box)
+    centre = _quad(box).mean(0)
+    standing = rect_quad(centre, 26, 40, 90.0)
+    lying = rect_quad(centre, 26, 40, 0.0)
+    monkeypatch.setattr(train, "_candidates", lambda kind, image: [standing, lying])
+
+    def taught(turns: list[Turn | None] | None) -> list[tuple[str, bool]]:
+        """Each crop's label and whether the box's dark half stands at its top or bottom."""
+        xs, ys = crops_from(
+            "cards",
+            spec,
+            image,
+            [Truth("7H", _quad(box))],
+            np.random.default_rng(0),
+            0,
+            real=True,
+            turns=turns,
+        )
+        return sorted((spec.labels[y], _stands(x)) for x, y in zip(xs, ys, strict=True))
+
+    assert taught(["upright"]) == [("7H", True), (NONE, False)]
+    assert taught(["sideways"]) == [("7H", False), (NONE, True)]
+    assert taught(None) == taught([None]) == []
 
 
 def test_the_other_corner_of_a_card_labelled_once_is_no_none_crop(
@@ -133,3 +191,27 @@ def test_the_shipped_card_recipe_options_train_and_export(tmp_path: Path) -> Non
     w, h = cards_spec().crop
     x = train._augment(torch.full((4, 3, h, w), 128.0), "cards", torch.Generator(), 0.3)
     assert x.shape == (4, 3, h, w)
+
+
+@pytest.mark.slow
+def test_real_indices_turns_are_read_by_a_quick_model_of_the_generated_crops(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The shipped recipe reads each real index's turn (Settings.orient_real) with a model
+    # fitted on the generated crops before the photos' crops are cut: two photos here.
+    photos = [p for p in datasets.load("cards") if p.split == "train"][:2]
+    monkeypatch.setattr(datasets, "load", lambda kind: photos)
+    seen: dict[str, list[Turn | None]] = {}
+    real_turns = train.real_turns
+
+    def spy(*args: Any, **kwargs: Any) -> dict[str, list[Turn | None]]:
+        seen.update(real_turns(*args, **kwargs))
+        return seen
+
+    monkeypatch.setattr(train, "real_turns", spy)
+    settings = replace(train.SHIPPED["cards"], scenes=2, epochs=1, batch=64, workers=1)
+    assert settings.orient_real
+    result = train.train(settings, out=tmp_path, cache=False)
+    assert result["photos"] == 2 and (tmp_path / "cards.onnx").is_file()
+    assert sorted(seen) == sorted(p.path.name for p in photos)
+    assert [len(seen[p.path.name]) for p in photos] == [len(p.truths) for p in photos]

@@ -14,7 +14,7 @@ import time
 import warnings
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision import datasets, detect, synth
+from vision.card_turns import Turn
 from vision.crops import crop, reframed
 from vision.detect import quad_iou
 from vision.evaluate import other_corner
@@ -60,6 +61,9 @@ class Settings:
     # Real card photos: "none" crops kept per card labelled at both corners from the
     # proposals on its face, away from its indices (pips, court and ace artwork).
     face_negatives: int = 0
+    # Real card photos: each index's turn in its box read by a quick model of the generated
+    # crops (vision.card_turns), not guessed from the box's shape.
+    orient_real: bool = False
 
 
 # The settings the shipped models were trained with (``tableref train KIND`` uses them).
@@ -74,6 +78,7 @@ SHIPPED = {
         reframe=True,
         real_negatives=4,
         face_negatives=6,
+        orient_real=True,
     ),
     "fourcolor": Settings("fourcolor", scenes=300, epochs=10, real=False),
     "cactus": Settings("cactus", scenes=500, epochs=8, real=False, jitters=6),
@@ -106,15 +111,23 @@ def _card_fit(q: synth.Quad, truth: synth.Quad, real: bool) -> str:
             return "index" if quad_iou(q, truth) >= 0.35 else "unsure"
         return "sideways" if aligned(q, truth[[1, 2, 3, 0]], 25.0) else "unsure"
     w, h = truth[2] - truth[0]
+    # A portrait box: the index stands upright (or upside down); a landscape box: the card
+    # lies on its side.
+    turn: Turn | None = "upright" if h > 1.25 * w else ("sideways" if w > 1.25 * h else None)
+    return _turned_fit(q, turn)
+
+
+def _turned_fit(q: synth.Quad, turn: Turn | None) -> str:
+    """:func:`_card_fit` for a real index whose turn in its box is known (or ``None``)."""
+    if turn is None:
+        return "unsure"
     v = (q[3] + q[2]) / 2 - (q[0] + q[1]) / 2
     v = v / max(float(np.linalg.norm(v)), 1e-6)
     upright = abs(float(v[1])) > 0.87  # within 30 degrees of the image's vertical
     across = abs(float(v[0])) > 0.87
-    if h > 1.25 * w:  # a portrait box: the index stands upright (or upside down)
+    if turn == "upright":
         return "index" if upright else ("sideways" if across else "unsure")
-    if w > 1.25 * h:  # a landscape box: the card lies on its side
-        return "index" if across else ("sideways" if upright else "unsure")
-    return "unsure"
+    return "index" if across else ("sideways" if upright else "unsure")
 
 
 def _candidates(kind: str, image: synth.Image) -> list[synth.Quad]:
@@ -149,6 +162,7 @@ def crops_from(
     reframes: tuple[tuple[float, float, float], ...] = (),
     negatives_per_truth: int = 2,
     face_negatives: int = 0,
+    turns: list[Turn | None] | None = None,
 ) -> tuple[list[Crops], list[int]]:
     """Labelled crops from one scene or photo: detector candidates plus jittered truths.
 
@@ -158,6 +172,8 @@ def crops_from(
     both corners, from the candidates on that card's face (:func:`card_faces`), kept apart
     from the random sample of negatives: pips and court artwork are the clutter most like
     an index, and the random sample seldom holds them.
+    ``turns``: real card photos, each truth's turn in its box (:mod:`vision.card_turns`);
+    without them the box's shape says it.
     """
     out: list[Crops] = []
     ys: list[int] = []
@@ -172,7 +188,8 @@ def crops_from(
     faces = card_faces(truths) if real and kind == "cards" and face_negatives else []
     on_face: list[list[synth.Quad]] = [[] for _ in faces]
     for q in found:
-        hit = [t for t in truths if same_object(q, t.quad)]
+        hits = [k for k, t in enumerate(truths) if same_object(q, t.quad)]
+        hit = [truths[k] for k in hits]
         if hit:
             # Real card boxes are axis-aligned and say nothing of the index's slant.
             if kind == "tiles" and not aligned(q, hit[0].quad):
@@ -182,7 +199,10 @@ def crops_from(
                     sideways.append(crop(image, q, spec.crop))
                 continue
             if kind == "cards":
-                fit_ = _card_fit(q, hit[0].quad, real)
+                if real and turns is not None:
+                    fit_ = _turned_fit(q, turns[hits[0]])
+                else:
+                    fit_ = _card_fit(q, hit[0].quad, real)
                 if fit_ == "sideways":
                     # A crop across an index (rank and suit side by side) is not a read.
                     negatives.append(q)
@@ -209,9 +229,15 @@ def crops_from(
         negatives += face_quads
     out += [crop(image, q, spec.crop) for q in negatives] + sideways
     ys += [none] * (len(negatives) + len(sideways))
-    for t in truths:
+    for k, t in enumerate(truths):
         q = t.quad
-        if real and kind == "cards":
+        if real and kind == "cards" and turns is not None:
+            if turns[k] is None:
+                continue
+            if turns[k] == "sideways":
+                q = np.roll(q, 1, axis=0)
+            q = (q.mean(0) + (q - q.mean(0)) * 1.15).astype(np.float32)
+        elif real and kind == "cards":
             w, h = q[2] - q[0]
             if w >= 1.25 * h:
                 # A landscape box: the card lies on its side, so the index stands a quarter
@@ -289,10 +315,51 @@ def _photo_job(
     )
 
 
+ORIENT_EPOCHS = 4  # the quick model that reads real indices' turns (Settings.orient_real)
+
+
+def real_turns(
+    settings: Settings,
+    x: Crops,
+    y: npt.NDArray[np.int64],
+    photos: list[datasets.Photo],
+    progress: Callable[[str, int, int], None] | None = None,
+) -> dict[str, list[Turn | None]]:
+    """Each real photo's indices' turns in their boxes (:mod:`vision.card_turns`), read by
+    a model trained :data:`ORIENT_EPOCHS` epochs on the generated crops ``x``, ``y`` alone."""
+    import tempfile
+
+    from vision.card_turns import photo_turns
+    from vision.recognise import Recogniser
+
+    spec = spec_for(settings.kind)
+    quick = replace(settings, epochs=ORIENT_EPOCHS, real_repeat=1)
+    quick_progress = None
+    if progress:
+        report = progress
+
+        def quick_progress(_stage: str, done: int, total: int) -> None:
+            report("turn model", done, total)
+
+    model, _ = fit(spec, x, y, quick, quick_progress)
+    with tempfile.TemporaryDirectory() as tmp:
+        recogniser = Recogniser(export(model, spec, Path(tmp)), spec)
+        out: dict[str, list[Turn | None]] = {}
+        for i, p in enumerate(photos):
+            image = cv2.imread(str(p.path), cv2.IMREAD_COLOR)
+            if image is None:
+                raise FileNotFoundError(f"cannot read {p.path}")
+            out[p.path.name] = photo_turns(recogniser, image, p.truths)
+            if progress:
+                progress("turns", i + 1, len(photos))
+    return out
+
+
 def build(
     settings: Settings, progress: Callable[[str, int, int], None] | None = None
 ) -> tuple[Crops, npt.NDArray[np.int64], dict[str, int]]:
-    """All training crops and labels for ``settings``, in a deterministic order."""
+    """All training crops and labels for ``settings``, in a deterministic order: the
+    generated scenes', then the real photos'."""
     kind = settings.kind
     extra: dict[str, Any] = {
         "negatives_per_truth": settings.real_negatives,
@@ -300,37 +367,50 @@ def build(
     }
     if settings.reframe and kind == "cards":
         extra["reframes"] = CARD_REFRAMES
-    jobs: list[tuple[Callable[[Any], tuple[list[Crops], list[int]]], Any]] = [
-        (_scene_job, (kind, settings.seed * 1_000_003 + i, settings.jitters, extra))
-        for i in range(settings.scenes)
+    photos = [
+        p
+        for p in (datasets.load(kind) if settings.real else [])  # type: ignore[arg-type]
+        if p.split == "train" and not (settings.dev_out and datasets.in_dev_fold(p.path.name))
     ]
-    n_real = 0
-    if settings.real:
-        photos = [
-            p
-            for p in datasets.load(kind)  # type: ignore[arg-type]
-            if p.split == "train" and not (settings.dev_out and datasets.in_dev_fold(p.path.name))
-        ]
-        n_real = len(photos)
-        # Real photos are few and precious: more jittered views of each.
-        jobs += [
-            (_photo_job, (kind, p, settings.seed * 7 + i, settings.jitters * 3, extra))
-            for i, p in enumerate(photos)
-        ]
+    total = settings.scenes + len(photos)
     xs: list[Crops] = []
     ys: list[int] = []
-    first_real = 0
-    with ProcessPoolExecutor(max_workers=settings.workers) as pool:
-        futures = [pool.submit(fn, arg) for fn, arg in jobs]
-        for i, fut in enumerate(futures):
+
+    done = 0
+
+    def run(pool: ProcessPoolExecutor, fn: Callable[[Any], Any], args: list[Any]) -> None:
+        nonlocal done
+        for fut in [pool.submit(fn, arg) for arg in args]:
             cx, cy = fut.result()
-            xs += cx
-            ys += cy
-            if i + 1 == settings.scenes:
-                first_real = len(ys)
+            xs.extend(cx)
+            ys.extend(cy)
+            done += 1
             if progress:
-                progress("render", i + 1, len(futures))
-    sources = {"scenes": settings.scenes, "photos": n_real, "first_real_crop": first_real}
+                progress("render", done, total)
+
+    with ProcessPoolExecutor(max_workers=settings.workers) as pool:
+        scenes = [
+            (kind, settings.seed * 1_000_003 + i, settings.jitters, extra)
+            for i in range(settings.scenes)
+        ]
+        run(pool, _scene_job, scenes)
+        first_real = len(ys)
+        turns: dict[str, list[Turn | None]] = {}
+        if photos and kind == "cards" and settings.orient_real:
+            turns = real_turns(settings, np.stack(xs), np.array(ys, np.int64), photos, progress)
+        # Real photos are few and precious: more jittered views of each.
+        real = [
+            (
+                kind,
+                p,
+                settings.seed * 7 + i,
+                settings.jitters * 3,
+                {**extra, "turns": turns[p.path.name]} if turns else extra,
+            )
+            for i, p in enumerate(photos)
+        ]
+        run(pool, _photo_job, real)
+    sources = {"scenes": settings.scenes, "photos": len(photos), "first_real_crop": first_real}
     return np.stack(xs), np.array(ys, np.int64), sources
 
 
@@ -491,6 +571,7 @@ def _cached_build(
         + ("-rf" if settings.reframe else "")
         + (f"-neg{settings.real_negatives}" if settings.real_negatives != 2 else "")
         + (f"-face{settings.face_negatives}" if settings.face_negatives else "")
+        + ("-turns" if settings.orient_real and settings.real else "")
     )
     path = CACHE / f"{key}.npz"
     if path.is_file():
