@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from vision import synth
 from vision.card_turns import SURE_ASPECT, box_turn, photo_turns
@@ -54,3 +55,10 @@ def test_indices_on_generated_tables_are_read_the_way_they_stand() -> None:
     assert total >= 40
     assert decided >= 0.7 * total
     assert wrong == 0
+
+
+def test_a_label_outside_the_deck_is_a_clear_error() -> None:
+    box = np.array([[10, 10], [30, 10], [30, 40], [10, 40]], np.float32)
+    image = np.zeros((60, 60, 3), np.uint8)
+    with pytest.raises(ValueError, match=r"\['Zq'\] are not cards of the 'cards' deck"):
+        photo_turns(Recogniser.named("cards"), image, [Truth("7H", box), Truth("Zq", box)])

@@ -68,6 +68,9 @@ def photo_turns(
     """Each labelled index's turn in one photo (see the module's docstring)."""
     if not truths:
         return []
+    unknown = sorted({t.label for t in truths} - set(recogniser.spec.decks[deck]))
+    if unknown:
+        raise ValueError(f"labels {unknown} are not cards of the {deck!r} deck")
     quads = [q for t in truths for q in framings(t.quad)]
     batch = crops(image, quads, recogniser.spec.crop)
     logits, _ = recogniser.run(batch)

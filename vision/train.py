@@ -130,6 +130,16 @@ def _turned_fit(q: synth.Quad, turn: Turn | None) -> str:
     return "index" if across else ("sideways" if upright else "unsure")
 
 
+def _jitter_turn(box: synth.Quad) -> Turn | None:
+    """A real index's turn for its jittered positives, by its box's shape (without turns
+    read): a landscape box lies on its side, a squarish one holds a slanted index whose turn
+    is unknown, any other stands upright."""
+    w, h = box[2] - box[0]
+    if w >= 1.25 * h:
+        return "sideways"
+    return None if h < w * 1.1 else "upright"
+
+
 def _candidates(kind: str, image: synth.Image) -> list[synth.Quad]:
     # Tiles: the number-framed proposals only, as enrolment captures take them. A model
     # trained on the face proposals too (2026-11-24) read no better than the 2026-11-22
@@ -188,28 +198,28 @@ def crops_from(
     faces = card_faces(truths) if real and kind == "cards" and face_negatives else []
     on_face: list[list[synth.Quad]] = [[] for _ in faces]
     for q in found:
-        hits = [k for k, t in enumerate(truths) if same_object(q, t.quad)]
-        hit = [truths[k] for k in hits]
-        if hit:
+        hit = next((k for k, t in enumerate(truths) if same_object(q, t.quad)), None)
+        if hit is not None:
+            truth = truths[hit]
             # Real card boxes are axis-aligned and say nothing of the index's slant.
-            if kind == "tiles" and not aligned(q, hit[0].quad):
+            if kind == "tiles" and not aligned(q, truth.quad):
                 # A tile seen a quarter turn off is no tile: learning that lets the reader
                 # propose several slants per number and keep the upright one.
-                if not aligned(q, hit[0].quad, 60.0):
+                if not aligned(q, truth.quad, 60.0):
                     sideways.append(crop(image, q, spec.crop))
                 continue
             if kind == "cards":
                 if real and turns is not None:
-                    fit_ = _turned_fit(q, turns[hits[0]])
+                    fit_ = _turned_fit(q, turns[hit])
                 else:
-                    fit_ = _card_fit(q, hit[0].quad, real)
+                    fit_ = _card_fit(q, truth.quad, real)
                 if fit_ == "sideways":
                     # A crop across an index (rank and suit side by side) is not a read.
                     negatives.append(q)
                 if fit_ != "index":
                     continue
             out.append(crop(image, q, spec.crop))
-            ys.append(spec.index(hit[0].label))
+            ys.append(spec.index(truth.label))
         elif max((quad_iou(q, t) for t in tq + (ignore or [])), default=0.0) < 0.25:
             if real and kind == "cards" and any(other_corner(q, t) for t in once):
                 continue  # maybe the unlabelled other index of a card labelled once: no "none"
@@ -231,20 +241,13 @@ def crops_from(
     ys += [none] * (len(negatives) + len(sideways))
     for k, t in enumerate(truths):
         q = t.quad
-        if real and kind == "cards" and turns is not None:
-            if turns[k] is None:
+        if real and kind == "cards":
+            turn = turns[k] if turns is not None else _jitter_turn(q)
+            if turn is None:
                 continue
-            if turns[k] == "sideways":
+            if turn == "sideways":
+                # Turned back a quarter, the index stands upright or upside down: both the card.
                 q = np.roll(q, 1, axis=0)
-            q = (q.mean(0) + (q - q.mean(0)) * 1.15).astype(np.float32)
-        elif real and kind == "cards":
-            w, h = q[2] - q[0]
-            if w >= 1.25 * h:
-                # A landscape box: the card lies on its side, so the index stands a quarter
-                # turn off; turned back it is upright or upside down, both read as the card.
-                q = np.roll(q, 1, axis=0)
-            elif h < w * 1.1:  # a squarish box: a slanted index, its turn unknown
-                continue
             q = (q.mean(0) + (q - q.mean(0)) * 1.15).astype(np.float32)
         for _ in range(jitters):
             out.append(crop(image, _jitter_quad(q, rng, 1.0), spec.crop))
