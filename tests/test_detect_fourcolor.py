@@ -5,8 +5,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision import cjk_fonts
 from vision import synth_fourcolor as fourcolor
-from vision.detect_fourcolor import candidates, faces
+from vision.detect_fourcolor import candidates, faces, without_edges
 
 
 def _found(det: np.ndarray, truth: np.ndarray) -> bool:
@@ -64,3 +65,24 @@ def test_a_badge_paled_by_glare_is_proposed() -> None:
     cv2.circle(image, (300, 160), 22, (160, 160, 160), -1)
     hits = [q for q in candidates(image) if np.linalg.norm(q.mean(axis=0) - (300, 160)) < 6]
     assert any(38 <= float(np.linalg.norm(q[1] - q[0])) <= 56 for q in hits)
+
+
+def test_a_character_touching_its_cards_edges_is_proposed_at_reading() -> None:
+    # A meld of large white characters outlined in ink (seed 1 960 006, training fonts):
+    # 仕's strokes touch its card's outline, so its ink was one component with the card's
+    # edges, too large for a character, and the fixed-size density squares framed it too
+    # large or too small. With the long straight runs taken out it is proposed; training's
+    # proposals (read_time=False) stay as the shipped model learnt them.
+    scene = fourcolor.render_scene(np.random.default_rng(960006), fonts=cjk_fonts.TRAIN_FONTS)
+    (advisor,) = [c for c in scene.characters() if c.label == "wA" and not c.bottom]
+    assert any(_found(q, advisor.quad) for q in candidates(scene.image))
+    assert not any(_found(q, advisor.quad) for q in candidates(scene.image, read_time=False))
+
+
+def test_edges_are_taken_out_and_strokes_kept() -> None:
+    mask = np.zeros((200, 200), np.uint8)
+    cv2.line(mask, (20, 10), (40, 190), 255, 2)  # a card's long edge, slanted
+    cv2.rectangle(mask, (100, 100), (120, 125), 255, 2)  # a character's strokes
+    out = without_edges(mask)
+    assert out[100, 30] == 0 and out[180, 39] == 0  # the edge is gone along its length
+    assert (out[95:130, 95:125] == mask[95:130, 95:125]).all()

@@ -76,7 +76,7 @@ def fourcolor_crops(
     out: list[Crops] = []
     ys: list[int] = []
     negatives: list[Crops] = []
-    for q in detect_fourcolor.candidates(image):
+    for q in detect_fourcolor.candidates(image, read_time=False):
         c, size = q.mean(0), _size(q)
         near = [
             ch
