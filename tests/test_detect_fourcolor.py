@@ -68,7 +68,7 @@ def test_a_badge_paled_by_glare_is_proposed() -> None:
 
 
 def test_a_character_touching_its_cards_edges_is_proposed_at_reading() -> None:
-    # A meld of large white characters outlined in ink (seed 1 960 006, training fonts):
+    # A meld of large white characters outlined in ink (seed 960 006, training fonts):
     # 仕's strokes touch its card's outline, so its ink was one component with the card's
     # edges, too large for a character, and the fixed-size density squares framed it too
     # large or too small. With the long straight runs taken out it is proposed; training's
