@@ -215,3 +215,13 @@ def test_real_indices_turns_are_read_by_a_quick_model_of_the_generated_crops(
     assert result["photos"] == 2 and (tmp_path / "cards.onnx").is_file()
     assert sorted(seen) == sorted(p.path.name for p in photos)
     assert [len(seen[p.path.name]) for p in photos] == [len(p.truths) for p in photos]
+
+
+def test_a_training_photo_that_cannot_be_read_is_named(tmp_path: Path) -> None:
+    # Both the turn reading and the crop cutting read the photos; a broken file stops
+    # training with its name, not with an error deep in OpenCV or NumPy.
+    broken = tmp_path / "IMG_broken.jpg"
+    broken.write_bytes(b"not a jpeg")
+    photo = datasets.Photo(broken, [Truth("7H", _quad((10, 10, 30, 40)))], [])
+    with pytest.raises(FileNotFoundError, match=r"cannot read .*IMG_broken\.jpg"):
+        train._photo_job(("cards", photo, 0, 1, {}))

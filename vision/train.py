@@ -304,15 +304,20 @@ def speckle(image: synth.Image, rng: np.random.Generator) -> synth.Image:
     return out
 
 
+def _read_photo(photo: datasets.Photo) -> synth.Image:
+    image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise FileNotFoundError(f"cannot read {photo.path}")
+    return np.asarray(image, np.uint8)
+
+
 def _photo_job(
     args: tuple[str, datasets.Photo, int, int, dict[str, Any]],
 ) -> tuple[list[Crops], list[int]]:
     kind, photo, seed, jitters, extra = args
     rng = np.random.default_rng(seed)
     spec = spec_for(kind)
-    image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise FileNotFoundError(f"cannot read {photo.path}")
+    image = _read_photo(photo)
     return crops_from(
         kind, spec, image, photo.truths, rng, jitters, photo.ignore, real=True, **extra
     )
@@ -349,10 +354,7 @@ def real_turns(
         recogniser = Recogniser(export(model, spec, Path(tmp)), spec)
         out: dict[str, list[Turn | None]] = {}
         for i, p in enumerate(photos):
-            image = cv2.imread(str(p.path), cv2.IMREAD_COLOR)
-            if image is None:
-                raise FileNotFoundError(f"cannot read {p.path}")
-            out[p.path.name] = photo_turns(recogniser, image, p.truths)
+            out[p.path.name] = photo_turns(recogniser, _read_photo(p), p.truths)
             if progress:
                 progress("turns", i + 1, len(photos))
     return out
