@@ -258,6 +258,23 @@ def test_a_suit_seen_small_right_below_a_tall_rank_pairs() -> None:
     assert not any(detect.quad_iou(q, detect.pair_quad(rank, suit)) > 0.5 for q in quads)
 
 
+def test_a_suit_seen_small_beside_a_squat_rank_pairs() -> None:
+    # A blurred K whose blob is as wide as tall (18 px) with its suit a 7 px blob 15 px away
+    # on the diagonal (measured on a generated All In scene): a squat rank shows no axis, so
+    # the small suit pairs in any direction within the usual distance.
+    rank, suit = np.array([40, 40], np.float32), np.array([51, 51], np.float32)
+    quads, _ = detect._card_quads([_unit(40, 40, 18.4, 17.7), _unit(51, 51, 7, 7)])
+    assert any(detect.quad_iou(q, detect.pair_quad(rank, suit)) > 0.9 for q in quads)
+    # Read time only: training's proposals are those the shipped models learnt from.
+    quads, _ = detect._card_quads(
+        [_unit(40, 40, 18.4, 17.7), _unit(51, 51, 7, 7)], squat_suits=False
+    )
+    assert not any(detect.quad_iou(q, detect.pair_quad(rank, suit)) > 0.5 for q in quads)
+    # A tall rank keeps the rule above: the same small blob on its diagonal is no suit of it.
+    quads, _ = detect._card_quads([_unit(40, 40, 18.4, 8), _unit(51, 51, 7, 7)])
+    assert not any(detect.quad_iou(q, detect.pair_quad(rank, suit)) > 0.5 for q in quads)
+
+
 def test_a_rank_wider_than_tall_over_its_suit_is_paired(shared: object) -> None:
     # Close-ups squashed to a square: the rank is wider than tall and sits over its suit, so
     # grouping took the two for glyphs side by side (a 10's digits) and merged them, and the
