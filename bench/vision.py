@@ -3,7 +3,8 @@
 * Real photos: the held-out split of ``../shared/datasets/`` (never trained on): Rummikub
   tiles and card corner indices found and read right, and spurious reads.
 * Synthetic scenes: a fixed set of seeded scenes per game (Rummikub with the Twist jokers,
-  the standard deck, the All In deck), scored overall and by surface, rotation and lighting.
+  the standard deck, the All In deck), scored overall and by surface, rotation and lighting;
+  seeds kept apart from those any reader change is tuned on (:data:`SYNTH_SEED`).
 * Speed: per ~1000×750 photo, end to end without decoding (decode reported apart), with the
   median of every stage: ``speed_ms`` from the scoring pass (one read a photo), and
   ``speed_best_ms`` from each photo's fastest read of that one and :data:`TIMING_PASSES`
@@ -30,8 +31,14 @@ from vision.matching import same_object
 from vision.reader import Found, TableReader
 
 RESULTS = Path(__file__).parent / "results"
-SYNTH_SCENES = 40  # per game
-SYNTH_SEED = 20_000
+# Synthetic scenes per game, from seeds no reader change has been chosen on. Until
+# 2026-11-26 the bench read 40 scenes a game from seed 20 000; its misses had been studied
+# while tuning the reader for days, and on 150 fresh scenes the All In deck read 95.4%
+# where those 40 read 99.2% (standard deck 96.4% against 95.2%, Rummikub 99.48% against
+# 99.5%). Look for misses on other seeds (the readers' comments use 50 000-95 000), never
+# on these. 150 scenes: about 970 indices a card deck, 3800 tiles.
+SYNTH_SCENES = 150  # per game
+SYNTH_SEED = 2_000_000
 
 
 def _other_corner(reads: list[Found], photo: datasets.Photo) -> int:
