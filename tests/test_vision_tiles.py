@@ -129,6 +129,19 @@ def test_busy_checked_table_does_not_crowd_out_the_tiles() -> None:
     assert _covered(scene) >= 0.8 * len(scene.truths)
 
 
+def test_tiles_on_large_checks_rank_before_the_checks_small_blobs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Tiles scattered on large checks (seed 3 100 008, 29 tiles): each number has a few checks
+    # of its size within reach, while the checks' corners and specks count as lonely and
+    # filled the proposal cap first. Read time lets a number have up to CROWDED_NUMBER
+    # neighbours and still rank with the lonely ones.
+    scene = synth.tile_scene(np.random.default_rng(3_100_008))
+    assert _covered(scene) == len(scene.truths) == 29
+    monkeypatch.setattr(detect, "CROWDED_NUMBER", 3)  # as before: 5 tiles unproposed
+    assert _covered(scene) <= 24
+
+
 def _framed(scene: synth.Scene) -> int:
     quads = detect.tile_candidates(scene.image)
     return sum(
