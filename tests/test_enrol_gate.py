@@ -65,6 +65,24 @@ def test_the_gate_follows_the_models_none() -> None:
         assert margin[0] > 0
 
 
+def test_a_card_that_looks_like_clutter_is_named_at_enrolment() -> None:
+    """A card whose enrolled crops lie among the clutter (a deck's star joker, which the
+    model calls nothing) fails the deck's own gate on most of them: enrolment names it, and
+    only it, as a card reads will likely miss."""
+    rng = np.random.default_rng(3)
+    emb, labels, groups = _deck(rng, 0.3)
+    # Each card cut at two sizes, as enrolment does: a crop is compared with its card's other
+    # size, its own size's copies left out.
+    groups = [2 * g + i % 2 for i, g in enumerate(groups)]
+    lab = np.array(labels)
+    emb[lab == "c4"] = emb[lab == "none"][:5] + 0.3 * rng.normal(size=(5, emb.shape[1]))
+    p_none = np.full(len(labels), 0.1, np.float32)
+    threshold = enroll.gate_threshold(emb, labels, groups, p_none)
+    assert enroll.doubtful_cards(emb, labels, groups, p_none, threshold) == ["c4"]
+    # Without a calibrated gate there is nothing to judge by.
+    assert enroll.doubtful_cards(emb, labels, groups, p_none, None) == []
+
+
 def test_a_crops_own_copies_do_not_calibrate_it() -> None:
     """Without leaving a crop's own group out, each card matches its own near copies (an
     index's jitters lie closer together than a pip's on different cards) and the threshold

@@ -26,6 +26,7 @@ from vision.enroll import (
     TILE_GATE_POINT,
     DeckProfile,
     EnrolError,
+    doubtful_cards,
     gate_threshold,
     ink_colour,
     model_id,
@@ -126,6 +127,9 @@ class Enrolment:
         self.negatives = True
         self.inks = True  # the profile also names by ink colour
         self.calibrate = True  # the object-or-nothing gate is calibrated on this deck
+        # After profile(): the cards its calibrated gate takes for clutter on most of their own
+        # enrolled crops (vision.enroll.doubtful_cards), which a read will likely miss.
+        self.doubtful: list[str] = []
 
     def plan(self) -> list[list[list[str]]]:
         """Per view, its rows of tokens: what the player lays out, top row first."""
@@ -287,6 +291,18 @@ class Enrolment:
             groups = list(range(len(labels)))
         read = [names[int(i)] for i in probs[:, :-1].argmax(axis=1)]
         accuracy = float(np.mean([a == b for a, b in zip(read, self.labels, strict=True)]))
+        threshold = (
+            gate_threshold(
+                emb,
+                labels,
+                groups,
+                every[:, -1],
+                point=TILE_GATE_POINT if self.reader.kind == "tiles" else GATE_POINT,
+            )
+            if self.calibrate
+            else None
+        )
+        self.doubtful = doubtful_cards(emb, labels, groups, every[:, -1], threshold)
         return DeckProfile(
             self.reader.game,
             self.deck,
@@ -296,14 +312,6 @@ class Enrolment:
             model_weight=model_weight(accuracy),
             model_reads=model_reads(self.labels, probs[:, :-1], names[:-1]),
             inks=ink_colour(np.stack(self.crops + clutter)) if self.inks else None,
-            object_threshold=gate_threshold(
-                emb,
-                labels,
-                groups,
-                every[:, -1],
-                point=TILE_GATE_POINT if self.reader.kind == "tiles" else GATE_POINT,
-            )
-            if self.calibrate
-            else None,
+            object_threshold=threshold,
             shapes=shapes,
         )

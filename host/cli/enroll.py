@@ -206,7 +206,7 @@ def enroll(
     path = profile.save(data_dir)
     result.update(
         path=str(path), passes=profile.passes, embeddings=len(profile.labels),
-        cards=len([c for c in profile.cards if c != "none"]),
+        cards=len([c for c in profile.cards if c != "none"]), doubtful=enrolment.doubtful,
     )  # fmt: skip
 
     def render() -> None:
@@ -216,6 +216,12 @@ def enroll(
         )
         if result["missing"]:
             typer.echo(f"missing (read by the model alone): {' '.join(result['missing'])}")
+        if result["doubtful"]:
+            typer.echo(
+                f"warning: {' '.join(result['doubtful'])}: this deck's profile takes most of its "
+                "own crops of these for clutter, so reads of the table will often miss them "
+                "(enter them on the dashboard when they are played)"
+            )
 
     emit(result, as_json, render)
 
