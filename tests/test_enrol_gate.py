@@ -79,6 +79,9 @@ def test_a_card_that_looks_like_clutter_is_named_at_enrolment() -> None:
     p_none = np.full(len(labels), 0.1, np.float32)
     threshold = enroll.gate_threshold(emb, labels, groups, p_none)
     assert enroll.doubtful_cards(emb, labels, groups, p_none, threshold) == ["c4"]
+    # Where the model alone is sure its crops are an object, a read lets them pass: not named.
+    sure = lab == "c4"
+    assert enroll.doubtful_cards(emb, labels, groups, p_none, threshold, sure) == []
     # Without a calibrated gate there is nothing to judge by.
     assert enroll.doubtful_cards(emb, labels, groups, p_none, None) == []
 

@@ -34,7 +34,7 @@ from vision.enroll import (
     model_weight,
 )
 from vision.labels import NONE
-from vision.reader import TableReader
+from vision.reader import MODEL_SURE, MODEL_SURE_NONE, TableReader
 from vision.recognise import Recogniser
 
 CONFIDENT = 0.97  # the model's own read, where this sure, may flag a card out of order
@@ -302,7 +302,13 @@ class Enrolment:
             if self.calibrate
             else None
         )
-        self.doubtful = doubtful_cards(emb, labels, groups, every[:, -1], threshold)
+        # As a read does (reader.MODEL_SURE): the model's own sure read passes the gate.
+        vouched = (
+            (model_weight(accuracy) > 0)
+            & (every[:, :-1].max(axis=1) >= MODEL_SURE)
+            & (every[:, -1] <= MODEL_SURE_NONE)
+        )
+        self.doubtful = doubtful_cards(emb, labels, groups, every[:, -1], threshold, vouched)
         return DeckProfile(
             self.reader.game,
             self.deck,

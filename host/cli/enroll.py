@@ -219,7 +219,7 @@ def enroll(
         if result["doubtful"]:
             typer.echo(
                 f"warning: {' '.join(result['doubtful'])}: this deck's profile takes most of its "
-                "own crops of these for clutter, so reads of the table will often miss them "
+                "own crops of these for clutter, so reads of the table may miss them "
                 "(enter them on the dashboard when they are played)"
             )
 
