@@ -6,6 +6,7 @@ deck style the models never saw, and the cost of each."""
 from __future__ import annotations
 
 import time
+from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -198,6 +199,23 @@ def enrolment() -> dict[str, Any]:
         for scene in scenes:
             after.add(score(reader.read(scene.image).objects, scene.truths, partial=scene.partial))
 
+        def named(s: Score, cards: list[str]) -> dict[str, Any]:
+            """How the cards enrolment named as doubtful read on the tables, against the rest."""
+            seen: Counter[str] = Counter()
+            right: Counter[str] = Counter()
+            for (truth, read), n in s.confusions.items():
+                seen[truth] += n
+                right[truth] += n if truth == read else 0
+            mine = [t for t in seen if t in cards]
+            rest = [t for t in seen if t not in cards]
+            return {
+                "cards": cards,
+                "right": sum(right[t] for t in mine),
+                "objects": sum(seen[t] for t in mine),
+                "others_right": sum(right[t] for t in rest),
+                "others_objects": sum(seen[t] for t in rest),
+            }
+
         def summary(s: Score, proposed: int = proposed) -> dict[str, Any]:
             return {
                 **s.to_json(),
@@ -222,6 +240,7 @@ def enrolment() -> dict[str, Any]:
                     "enrolled_cards": len(order) - len(other.missing),
                     "accuracy": round(s.accuracy, 4),
                     "spurious_rate": round(s.spurious_rate, 4),
+                    "doubtful": named(s, other.doubtful),
                 }
             )
         row = {
@@ -235,6 +254,8 @@ def enrolment() -> dict[str, Any]:
             "deck_cards": len(order),
             "profile_examples": len(profile.labels),
             "enrol_seconds": round(enrol_s, 2),
+            # The cards enrolment warned of (vision.enroll.doubtful_cards), as read after.
+            "doubtful": named(after, session.doubtful),
             "after_other_layouts": other_layouts,
         }
         print(f"  enrolment {game}: {before.accuracy:.3f} -> {after.accuracy:.3f}", flush=True)
