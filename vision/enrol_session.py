@@ -34,7 +34,7 @@ from vision.enroll import (
     model_weight,
 )
 from vision.labels import NONE
-from vision.reader import MODEL_SURE, MODEL_SURE_NONE, TableReader
+from vision.reader import TableReader, model_vouches
 from vision.recognise import Recogniser
 
 CONFIDENT = 0.97  # the model's own read, where this sure, may flag a card out of order
@@ -302,12 +302,9 @@ class Enrolment:
             if self.calibrate
             else None
         )
-        # As a read does (reader.MODEL_SURE): the model's own sure read passes the gate.
-        vouched = (
-            (model_weight(accuracy) > 0)
-            & (every[:, :-1].max(axis=1) >= MODEL_SURE)
-            & (every[:, -1] <= MODEL_SURE_NONE)
-        )
+        weight = model_weight(accuracy)
+        # As a read does: the model's own sure read passes the gate.
+        vouched = model_vouches(every, weight)
         self.doubtful = doubtful_cards(emb, labels, groups, every[:, -1], threshold, vouched)
         return DeckProfile(
             self.reader.game,
@@ -315,7 +312,7 @@ class Enrolment:
             model_id(self.reader.recogniser.path),
             labels,
             emb,
-            model_weight=model_weight(accuracy),
+            model_weight=weight,
             model_reads=model_reads(self.labels, probs[:, :-1], names[:-1]),
             inks=ink_colour(np.stack(self.crops + clutter)) if self.inks else None,
             object_threshold=threshold,

@@ -42,6 +42,16 @@ PROFILE_NONE_GATE = 0.5  # with a deck profile: a crop is an object when the mod
 # read one more with 11 more spurious. Such a read ranks under every read the gate passed.
 MODEL_SURE = 0.8
 MODEL_SURE_NONE = 0.05
+
+
+def model_vouches(probs: npt.NDArray[Any], weight: float) -> npt.NDArray[np.bool_]:
+    """Per crop (``probs``: the model's probabilities, ``none`` last), whether the model alone
+    is sure it is an object (:data:`MODEL_SURE`, :data:`MODEL_SURE_NONE`), for a deck it reads
+    at all (``weight``, the profile's model weight, above 0)."""
+    sure = (probs[:, :-1].max(axis=1) >= MODEL_SURE) & (probs[:, -1] <= MODEL_SURE_NONE)
+    return np.asarray(sure & (weight > 0), bool)
+
+
 HALF_TURN_BELOW = 0.7  # cards: crops with a none score below this are also read upside down
 REFRAME_NONE_BELOW = 0.15  # cards: a doubtful read (under REFRAME_BELOW) with a none score
 # below this is reframed
@@ -289,7 +299,7 @@ class TableReader:
         best = probs[:, :-1].max(axis=1)
         own = (best >= probs[:, -1]) & (best >= self.min_confidence)
         own_label = [model_names[int(i)] for i in probs[:, :-1].argmax(axis=1)]
-        vouched = (weight > 0) & (best >= MODEL_SURE) & (probs[:, -1] <= MODEL_SURE_NONE)
+        vouched = model_vouches(probs, weight)
         # A partly enrolled deck: the cards left out are the model's to name.
         left_out = set(model_names[:-1]) - set(self.profile.labels)
         gate = self.profile.object_margin(emb, probs[:, -1])
