@@ -220,3 +220,50 @@ def test_card_reads_whose_frames_overlap_clash(
     assert detect.quad_iou(quads[0], quads[1]) < CARD_CLASH_IOU
     chosen, _ = reader._resolve_cards(image, quads, reads, [0, 1], [0.9, 0.8], 0.6)
     assert len(chosen) == 2
+
+
+def test_small_indices_are_read_after_a_finer_look() -> None:
+    # A generated All In table on a checked cloth (seed 3 500 020, not the bench's), its six
+    # indices about 29 and 22 px tall at the working size: three read without the finer
+    # look, all six with it, nothing spurious either way.
+    from vision.evaluate import score
+    from vision.reader import TableReader
+
+    scene = synth.card_scene(np.random.default_rng(3_500_020), "allin")
+    plain = score(
+        TableReader("allin", fine=False).read(scene.image).objects,
+        scene.truths,
+        partial=scene.partial,
+    )
+    finer = score(
+        TableReader("allin").read(scene.image).objects, scene.truths, partial=scene.partial
+    )
+    assert plain.objects == finer.objects == 6
+    assert plain.right <= 4
+    assert finer.right == 6 and finer.spurious == 0
+
+
+def test_only_a_table_of_small_indices_or_none_read_is_looked_at_finer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from vision import detect
+    from vision.reader import TableReader
+
+    looked: list[int] = []
+    real = detect.fine_card_quads
+
+    def counted(image: np.ndarray) -> list[np.ndarray]:
+        looked.append(1)
+        return real(image)
+
+    monkeypatch.setattr(detect, "fine_card_quads", counted)
+    reader = TableReader("cards")
+    rng = np.random.default_rng(6)
+    face, _ = synth.render_card("QS", "cards", rng, 420)
+    table = np.full((750, 1000, 3), 120, np.uint8)
+    table[150 : 150 + face.shape[0], 300 : 300 + face.shape[1]] = face
+    reading = reader.read(table)
+    assert [o.label for o in reading.objects] == ["QS", "QS"]
+    assert looked == []  # large indices: read already, no second look
+    reader.read(np.full((750, 1000, 3), 120, np.uint8))
+    assert looked == [1]  # nothing read: the indices may all be small

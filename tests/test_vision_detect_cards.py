@@ -341,3 +341,48 @@ def test_a_dark_deck_with_faint_print_is_proposed(shared: object) -> None:
         now = framed(detect.card_candidates(image), p.truths)
         before = framed(detect.card_candidates(image, faint_light=False), p.truths)
         assert now >= before + 2, (p.path.name, now, before)  # measured 6 of 8 and 7 of 12
+
+
+def test_small_indices_are_proposed_at_the_finer_scale() -> None:
+    # Cards 80 px tall on a 1000 px frame, slightly soft: indices ~13 px tall at the 640 px
+    # working size, whose strokes the median and the downscaling wipe out. Measured: 9 of the
+    # 16 indices unproposed by card_candidates, 2 once the finer look's quads are added.
+    img, truths = _table_with_cards(LABELS, 80, [0, 20, 45, 90, 135, 180, 225, 330])
+    img = cv2.GaussianBlur(img, (0, 0), 0.8)
+    base = detect.card_candidates(img)
+    fine = detect.fine_card_quads(img)
+    assert sum(not any(same_object(q, t) for q in base) for t in truths) >= 7
+    assert sum(not any(same_object(q, t) for q in base + fine) for t in truths) <= 3
+    # Only index-sized quads come from the finer look, all of them small.
+    working = detect.CARD_WORK_SIDE / 1000
+    assert fine
+    assert max(float(np.linalg.norm(q[3] - q[0])) * working for q in fine) < detect.FINE_INDEX
+
+
+def test_the_finer_look_skips_a_mask_of_texture(monkeypatch: pytest.MonkeyPatch) -> None:
+    # This generated table's cloth gives 1500 blobs and more at the finer scale; pairing
+    # them all took 0.6 s. Beyond FINE_GLYPHS blobs a mask is left out.
+    img = synth.card_scene(np.random.default_rng(3_700_009), "allin").image
+    mask = detect.card_ink_masks(cv2.medianBlur(img, 3), (9,), detect.FAINT)[0]
+    assert len(detect.glyphs(mask, 4, 110, limit=5000)) > detect.FINE_GLYPHS
+    skipped = len(detect.fine_card_quads(img))
+    monkeypatch.setattr(detect, "FINE_GLYPHS", 10**6)
+    assert len(detect.fine_card_quads(img)) > skipped + 100
+
+
+def test_distinct_after_a_distinct_prefix_is_distinct_over_all() -> None:
+    rng = np.random.default_rng(5)
+    quads = [
+        detect.rect_quad(
+            rng.uniform(0, 300, 2).astype(np.float32), 20.0, 32.0, float(rng.uniform(0, 360))
+        )
+        for _ in range(300)
+    ]
+    quads += [q + rng.normal(0, 0.5, (4, 2)).astype(np.float32) for q in quads[::3]]
+    first = detect.distinct(quads[:200])
+    rest = quads[200:]
+    joined = detect.distinct([*first, *rest], start=len(first))
+    expected = detect.distinct([*first, *rest])
+    assert len(joined) == len(expected) < len(first) + len(rest)
+    assert all(np.array_equal(a, b) for a, b in zip(joined, expected, strict=True))
+    assert all(a is b for a, b in zip(joined, first, strict=False))

@@ -8,7 +8,8 @@ bucket, decided in this order:
   box (the hand-drawn boxes are loose around some photos' corners, and a sliver of a tightly
   fanned index is boxed narrower than an index's frame): read right, scored as missed, and
   that read is counted spurious as well;
-* ``no_proposal``: no proposal (the detector's, or the reader's reframing of one) covers it
+* ``no_proposal``: no proposal (the detector's, its finer look's where the reader takes one,
+  or the reader's reframing of one) covers it
   (:func:`vision.matching.same_object`);
 * ``wrong_label``: a kept read covers it but names another card;
 * ``lost_to_overlap``: a proposal over it was read right above the confidence floor, but
@@ -55,6 +56,8 @@ def miss_buckets(
     reading = reading or reader.read(image)
     quads = detect.card_candidates(image)
     reads = reader._recognise(crops(image, quads, reader.recogniser.spec.crop))
+    if reader.fine and reader._small_indices(image, quads, reads, reader.read_floor):
+        quads, reads = reader._look_finer(image, quads, reads, {})
     if reader.reframes:
         quads, reads = reader._reframe(image, quads, reads)
     out: Counter[str] = Counter()
