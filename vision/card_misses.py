@@ -56,9 +56,7 @@ def miss_buckets(
     reading = reading or reader.read(image)
     quads = detect.card_candidates(image)
     reads = reader._recognise(crops(image, quads, reader.recogniser.spec.crop))
-    floor = reader.read_floor if reader.profile is None else 0.0  # as the reader's own
-    if reader.fine and reader._small_indices(image, quads, reads, floor):
-        quads, reads = reader._look_finer(image, quads, reads, {})
+    quads, reads = reader._look_finer(image, quads, reads, {})
     if reader.reframes:
         quads, reads = reader._reframe(image, quads, reads)
     out: Counter[str] = Counter()

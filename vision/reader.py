@@ -358,14 +358,21 @@ class TableReader:
                 reads.append(Read(label, conf, alts, p_none, float(best[k])))
         return reads
 
+    @property
+    def floor(self) -> float:
+        """The confidence under which a first read is dropped: with a profile the model's none
+        gate has decided already, and a doubtful identity is still an object (it comes with
+        its alternatives)."""
+        return self.read_floor if self.profile is None else 0.0
+
     def _small_indices(
-        self, image: Image, quads: list[npt.NDArray[np.float32]], reads: list[Read], floor: float
+        self, image: Image, quads: list[npt.NDArray[np.float32]], reads: list[Read]
     ) -> bool:
         """Cards: whether the indices read so far are small (see :data:`FINE_BELOW`)."""
         heights = [
             float(np.linalg.norm(quads[i][3] - quads[i][0]))
             for i, r in enumerate(reads)
-            if r.label != NONE and r.confidence >= floor
+            if r.label != NONE and r.confidence >= self.floor
         ]
         if not heights:
             return True
@@ -379,9 +386,12 @@ class TableReader:
         reads: list[Read],
         spent: dict[str, float],
     ) -> tuple[list[npt.NDArray[np.float32]], list[Read]]:
-        """Cards: the small indices' proposals (:func:`detect.fine_card_quads`) that repeat
-        none of ``quads``, read and added; ``spent`` gets the seconds their detection and
-        cropping took."""
+        """Cards, where the first reads are small (:meth:`_small_indices`; unless ``fine`` is
+        off): the small indices' proposals (:func:`detect.fine_card_quads`) that repeat none
+        of ``quads``, read and added; ``spent`` gets the seconds their detection and cropping
+        took. Otherwise ``quads`` and ``reads`` as they are."""
+        if not (self.kind == "cards" and self.fine and self._small_indices(image, quads, reads)):
+            return quads, reads
         t0 = time.perf_counter()
         more = detect.fine_card_quads(image)
         new = detect.distinct([*quads, *more], start=len(quads))[len(quads) :]
@@ -595,12 +605,9 @@ class TableReader:
         batch = crops(image, quads, self.recogniser.spec.crop)
         t2 = time.perf_counter()
         reads = self._recognise(batch)
-        # With a profile the model's none gate has decided already; a doubtful identity is
-        # still an object (it comes with its alternatives).
-        floor = self.read_floor if self.profile is None else 0.0
+        floor = self.floor
         fine = {"detect": 0.0, "crop": 0.0}
-        if self.kind == "cards" and self.fine and self._small_indices(image, quads, reads, floor):
-            quads, reads = self._look_finer(image, quads, reads, fine)
+        quads, reads = self._look_finer(image, quads, reads, fine)
         if self.kind == "cards" and self.profile is None and self.reframes:
             quads, reads = self._reframe(image, quads, reads)
         if self.kind == "tiles" and self.profile is None and TILE_LOOKS:
