@@ -367,3 +367,92 @@ def test_a_fans_neighbours_are_settled_to_their_own_strokes(
     monkeypatch.setattr(fr, "SETTLE_NEIGHBOURS", False)
     s = evaluate_fcc.score(reader.read(scene.image).objects, truth)
     assert (s.right, s.spurious) == (s.objects - 1, 1)
+
+
+def test_cards_side_by_side_with_one_read_askew_are_no_fan() -> None:
+    # A row of one-ended cards (seed 1 600 001, held-out fonts): two reads nearly parallel
+    # and a third 22° off met at a point below them and were taken for a fan, and the row's
+    # cards were aimed at it, drawn across their neighbours.
+    row = [
+        _read("wS", np.array([542.0, 148.0]), _turn(np.array([1.0, 0.0]), 76.9)),
+        _read("gS", np.array([584.0, 138.0]), _turn(np.array([1.0, 0.0]), 79.3)),
+        _read("rS", np.array([664.0, 100.0]), _turn(np.array([1.0, 0.0]), 101.7)),
+    ]
+    assert fr.find_fan(row) is None
+    # Three fanned cards, each a fan step from the next, are a fan.
+    assert fr.find_fan(_fan(off_by=0.0)[1:4]) is not None
+
+
+def test_a_fanned_card_read_a_quarter_or_half_turn_off_is_read_again_facing_the_pivot() -> None:
+    blank = np.full((800, 800, 3), 128, np.uint8)
+    fan = fr.Fan(PIVOT, (100.0, 200.0))
+    truth = _fan(off_by=0.0)[2]
+    oracle = _oracle(fr.CharRead("wS", 0.0, truth.quad), 0.93, 0.5)
+    for turn in (90.0, 180.0, -90.0):
+        # A character on a dark disc read on its side (or upside down) as another card.
+        askew = fr.CharRead("wA", 0.9, _read("wA", truth.centre, _turn(truth.down, turn)).quad)
+        ((read, _),) = fr.turned_to_fan(blank, [(askew, None)], fan, oracle)
+        assert read.label == "wS" and read.confidence == 0.93
+        assert fr._angle(read.down, PIVOT - read.centre) < 1.0
+    # Where the look facing the pivot names nothing, the first read stands; a read already
+    # aimed about at the pivot is aim_fans' to correct, and one far from it is no fanned card.
+    askew = fr.CharRead("wA", 0.9, _read("wA", truth.centre, _turn(truth.down, 90.0)).quad)
+    nothing = _oracle(fr.CharRead("wS", 0.0, _turn_quad(truth, 180.0)), 0.93, 0.5)
+    assert fr.turned_to_fan(blank, [(askew, None)], fan, nothing) == [(askew, None)]
+    near = _read("wA", truth.centre, _turn(truth.down, 30.0))
+    far = _read("wA", PIVOT + np.array([0.0, -400.0]), np.array([1.0, 0.0]))
+    cards: list[tuple[fr.CharRead, fr.CharRead | None]] = [(near, None), (far, None)]
+    assert fr.turned_to_fan(blank, cards, fan, oracle) == cards
+
+
+def _turn_quad(read: fr.CharRead, degrees: float) -> np.ndarray:
+    return fr._facing(read, _turn(read.down, degrees)).quad
+
+
+def test_a_card_is_drawn_at_its_usual_length_where_paper_runs_on_past_it() -> None:
+    # A pale table as bright as the cards' paper (seeds 1 600 001 and 1 600 051): the run
+    # along the card's axis went on over the table, and the card was drawn 1.3 times as long
+    # (and as wide), over its neighbours.
+    pale = np.full((750, 1000, 3), (225, 235, 240), np.uint8)
+    read = _read("gS", np.array([500.0, 200.0]), np.array([0.0, 1.0]))
+    (usual,) = fr.card_lengths([(read, None)])
+    ((_, length),) = fr.measured(pale, [(read, None)])
+    assert length == pytest.approx(usual)
+
+
+def test_a_fanned_card_is_drawn_at_its_usual_length() -> None:
+    # The run along a fanned card stops at the edge of the next card lying over it: fanned
+    # cards were drawn at three quarters of their length.
+    image = np.full((750, 1000, 3), (40, 90, 40), np.uint8)
+    image[270:330, 470:530] = (225, 235, 240)  # paper runs 30 px below the read, then table
+    read = _read("yA", np.array([500.0, 300.0]), np.array([0.0, 1.0]))
+    (usual,) = fr.card_lengths([(read, None)])
+    ((_, alone),) = fr.measured(image, [(read, None)])
+    assert alone == pytest.approx(0.75 * usual)  # measured: the paper ends soon
+    fan = fr.Fan(np.array([500.0, 500.0]), (100.0, 300.0))
+    ((_, fanned),) = fr.measured(image, [(read, None)], fan)
+    assert fanned == pytest.approx(usual)
+
+
+def test_one_character_read_twice_a_little_apart_across_its_card_is_one_card() -> None:
+    # The far end of a card read twice (seed 1 600 033), 0.4 card widths apart across the
+    # card: each off the other's centre line by more than 0.3 of a width, both were kept.
+    a = _read("wH", np.array([300.0, 300.0]), np.array([0.0, 1.0]), 0.88)
+    length = 3.6 * SIZE
+    width = fr.CARD_ASPECT * length
+    b = _read("wH", np.array([300.0 + 0.4 * width, 300.0]), np.array([0.0, 1.0]), 0.82)
+    kept = fr._one_per_card([(r, fr.card_quad(r, length)) for r in (a, b)])
+    assert [r.confidence for r, _ in kept] == [0.88]
+    # Two copies of a card side by side in a meld lie a card width apart: both stay.
+    c = _read("wH", np.array([300.0 + width, 300.0]), np.array([0.0, 1.0]), 0.82)
+    assert len(fr._one_per_card([(r, fr.card_quad(r, length)) for r in (a, c)])) == 2
+
+
+def test_a_character_framed_tight_gives_its_card_the_tables_length() -> None:
+    # A fanned character framed at 0.6 of the usual size (seed 1 800 039) gave its card 0.6
+    # of its length: the card, drawn too short and narrow, missed.
+    fan = [(r, None) for r in _fan(off_by=0.0)]
+    tight = fr.CharRead("wS", 0.8, fr._facing_square(fan[2][0].centre, 0.6 * SIZE))
+    lengths = fr.card_lengths([*fan[:2], (tight, None), *fan[3:]])
+    assert lengths[2] == pytest.approx(0.8 * lengths[0])
+    assert lengths[0] == pytest.approx(lengths[5])

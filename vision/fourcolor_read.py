@@ -344,8 +344,11 @@ def read_at(image: NDArray[np.uint8], quads: Sequence[Quad], classify: Classify)
     return out
 
 
-def _on_card(point: NDArray[np.float64], card: Quad, margin: float = 0.25) -> bool:
-    """Whether ``point`` lies on the centre line of ``card`` (within a margin of its ends)."""
+def _on_card(
+    point: NDArray[np.float64], card: Quad, margin: float = 0.25, across_share: float = 0.3
+) -> bool:
+    """Whether ``point`` lies on the centre line of ``card`` (within a margin of its ends,
+    and ``across_share`` of its width to either side)."""
     along = card[3] - card[0]
     length = float(np.linalg.norm(along))
     width = _dist(card[1], card[0])
@@ -353,9 +356,12 @@ def _on_card(point: NDArray[np.float64], card: Quad, margin: float = 0.25) -> bo
     rel = point - card[0] - (card[1] - card[0]) / 2
     t = float(rel @ u)
     across = float(np.linalg.norm(rel - t * u))
-    return -margin * length <= t <= (1 + margin) * length and across < 0.3 * width
+    return -margin * length <= t <= (1 + margin) * length and across < across_share * width
 
 
+# Two reads of one label this near (in card widths) to the other's card's centre line are one
+# card: two copies of a card side by side in a meld lie a card width apart.
+ONE_CARD = 0.45
 OVERSIZE = 2.0  # a read this many times the table's usual character size is no character
 
 
@@ -376,7 +382,11 @@ def _one_per_card(cards: list[tuple[CharRead, Quad]]) -> list[tuple[CharRead, Qu
     kept: list[tuple[CharRead, Quad]] = []
     for r, q in sorted(cards, key=lambda c: -c[0].confidence):
         if not any(
-            k.label == r.label and (_on_card(r.centre, kq) or _on_card(k.centre, q))
+            k.label == r.label
+            and (
+                _on_card(r.centre, kq, across_share=ONE_CARD)
+                or _on_card(k.centre, q, across_share=ONE_CARD)
+            )
             for k, kq in kept
         ):
             kept.append((r, q))
@@ -485,7 +495,7 @@ def read_cards(
     found = grown_small(image, found, classify, confirm)
     pairs = paired(found)
     fan = loose_fan(pairs)
-    cards = aim_fans(pairs, fan)
+    cards = aim_fans(turned_to_fan(image, pairs, fan, classify), fan)
     out = _one_per_card([(a, card_quad(a, n)) for a, n in measured(image, cards, fan)])
     out.sort(key=lambda c: (float(c[1][:, 1].mean()), float(c[1][:, 0].mean())))
     return out
@@ -494,6 +504,7 @@ def read_cards(
 FAN_AIM_DEG = 8.0  # a fanned card's axis passes this close (in angle) to the fan's pivot
 FAN_REACH = (1.5, 8.0)  # character to pivot, in character sizes
 FAN_REAIM_DEG = 50.0  # the most a read's own axis is corrected towards the pivot
+FAN_STEP_DEG = 4.0  # fanned cards' axes differ by more than this (rows' cards by less)
 FAN_RING = 0.25  # fanned characters' distances from the pivot differ by at most this share
 
 
@@ -553,7 +564,7 @@ def find_fan(reads: Sequence[CharRead]) -> Fan | None:
             ]
             if len(inliers) > len(best):
                 best = inliers
-    if len(best) < 3:
+    if len(best) < 3 or not _fanned([reads[k] for k in best]):
         return None
     pivot = _pivot([reads[k] for k in best])
     reach = [_dist(pivot, reads[k].centre) for k in best]
@@ -567,6 +578,14 @@ def find_fan(reads: Sequence[CharRead]) -> Fan | None:
         if float(np.std(dist)) < 0.1 * float(np.mean(dist)):
             fan = Fan(centre, (0.8 * min(dist), 1.2 * max(dist)))
     return fan
+
+
+def _fanned(reads: Sequence[CharRead]) -> bool:
+    """Whether the reads' axes point at least three ways, each :data:`FAN_STEP_DEG` from the
+    next."""
+    angles = sorted(math.degrees(math.atan2(r.down[1], r.down[0])) % 360.0 for r in reads)
+    gaps = np.diff([*angles, angles[0] + 360.0])
+    return int(np.count_nonzero(gaps >= FAN_STEP_DEG)) >= 3
 
 
 def _circle_centre(points: Sequence[NDArray[np.float64]]) -> NDArray[np.float64] | None:
@@ -606,6 +625,42 @@ def aim_fans(
         if fan.holds(r):
             out[i] = (_facing(r, fan.pivot - r.centre), None)
     return out
+
+
+def turned_to_fan(
+    image: NDArray[np.uint8],
+    cards: list[tuple[CharRead, CharRead | None]],
+    fan: Fan | None,
+    classify: Classify,
+) -> list[tuple[CharRead, CharRead | None]]:
+    """Loose reads of ``fan``'s cards read a quarter or half turn off: looked at again facing
+    the pivot, kept so where that names a card about as surely.
+
+    A character on a dark disc shows no card edge to square it by, and some characters (士,
+    卒) read as a card turned a quarter or upside down; in a fan the pivot says which way the
+    card runs."""
+    if fan is None:
+        return cards
+    at: list[int] = []
+    for i, (a, b) in enumerate(cards):
+        if b is not None or fan.holds(a):
+            continue
+        turned = [np.array([-a.down[1], a.down[0]]) * k for k in (1, -1)] + [-a.down]
+        if any(fan.holds(_facing(a, d)) for d in turned):
+            at.append(i)
+    if not at:
+        return cards
+    faced = [_facing(cards[i][0], fan.pivot - cards[i][0].centre) for i in at]
+    out = list(cards)
+    for i, f, r in zip(at, faced, classify(image, [f.quad for f in faced]), strict=True):
+        label, conf = str(r[0]), float(r[1])
+        if label != NONE and conf >= TURN_TO_FAN_SHARE * cards[i][0].confidence:
+            alts = _alternatives(r)
+            out[i] = (CharRead(label, conf, f.quad, alts), None)
+    return out
+
+
+TURN_TO_FAN_SHARE = 0.8  # of the first read's confidence, as sure as the pivot-facing look must be
 
 
 DOUBLE_REACH = 0.8  # two reads of one label this close (in character sizes) may be one
@@ -729,6 +784,7 @@ def _facing(read: CharRead, down: NDArray[np.float64]) -> CharRead:
 CHAR_CENTRE = 0.175  # from the card's end to a character's centre, in card lengths
 CARD_ASPECT = 0.31  # width / length
 CHAR_TO_WIDTH = 0.9  # a proposal's side / the card's width
+SIZE_SPREAD = (0.8, 1.25)  # a read's size taken for its card's length, of the table's median
 
 
 # Fresh generated tables (seeds apart from the bench's), shipped model: held-out fonts
@@ -802,8 +858,15 @@ def card_lengths(cards: list[tuple[CharRead, CharRead | None]]) -> list[float]:
     span = 1 - 2 * CHAR_CENTRE
     ratios = [_dist(b.centre, a.centre) / span / a.size for a, b in cards if b is not None]
     per_size = float(np.median(ratios)) if ratios else 1 / (CHAR_TO_WIDTH * CARD_ASPECT)
+    # A read framed tight (a fanned character cut by its neighbour's edge) is smaller than its
+    # character: one deck, one scale per table.
+    usual = float(np.median([a.size for a, _ in cards])) if cards else 0.0
+    lo, hi = SIZE_SPREAD
     return [
-        _dist(b.centre, a.centre) / span if b is not None else a.size * per_size for a, b in cards
+        _dist(b.centre, a.centre) / span
+        if b is not None
+        else float(np.clip(a.size, lo * usual, hi * usual)) * per_size
+        for a, b in cards
     ]
 
 
@@ -830,11 +893,17 @@ def measured(
 ) -> list[tuple[CharRead, float]]:
     """Each card's read and length, the length measured on the paper where it can be: a card
     read from one end is followed from its character along its axis to where the face ends
-    (kept within a third of the length its character's size gives). A read whose axis runs
+    (kept within a quarter of the length its character's size gives). A read whose axis runs
     off the face at once while a quarter turn runs on is turned that quarter (a character
-    read on its side). A read aimed at ``fan``'s pivot is not turned: at the fan's edge, with
+    read on its side).
+
+    A read aimed at ``fan``'s pivot is neither turned nor measured: at the fan's edge, with
     the pivot a little off, its axis may leave the fan soon while across it runs over the
-    other fanned cards' paper (the leftmost card of a fan was drawn a quarter turn off)."""
+    other fanned cards' paper (the leftmost card of a fan was drawn a quarter turn off), and
+    along it the run stops at the first edge of a card lying over it (fanned cards were
+    drawn at three quarters of their length). Paper running on past 1.3 times the length is
+    no measure either: a pale table taken for paper (its cards were drawn half as long
+    again, and as wide, over their neighbours)."""
     lengths = card_lengths(cards)
     f = min(1.0, WORK_SIDE / max(image.shape[:2]))
     small = (
@@ -845,7 +914,7 @@ def measured(
     faces = face_mask(small)
     out = []
     for (a, b), length in zip(cards, lengths, strict=True):
-        if b is not None:
+        if b is not None or (fan is not None and fan.holds(a, FAN_AIM_DEG)):
             out.append((a, length))
             continue
         unit = a.size * f / 8
@@ -857,16 +926,15 @@ def measured(
             t = np.radians(90.0 * k)
             rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
             runs.append(paper_run(faces, start, (rot @ d) * unit, reach))
-        fanned = fan is not None and fan.holds(a, FAN_AIM_DEG)
         short = runs[0] * unit < 1.2 * a.size * f
-        if short and not fanned and max(runs[1], runs[3]) * unit > 2.5 * a.size * f:
+        if short and max(runs[1], runs[3]) * unit > 2.5 * a.size * f:
             k = 1 if runs[1] >= runs[3] else 3
             t = np.radians(90.0 * k)
             rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
             a = _facing(a, rot @ d)
             runs[0] = runs[k]
         seen = runs[0] * unit / f / (1 - CHAR_CENTRE)
-        out.append((a, float(np.clip(seen, 0.75 * length, 1.3 * length))))
+        out.append((a, float(max(seen, 0.75 * length)) if seen <= 1.3 * length else length))
     return out
 
 
