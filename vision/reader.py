@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision import detect
+from vision import detect, tile_rows
 from vision.crops import crops, reframed, scaled
 from vision.grouping import group_sets
 from vision.labels import NONE
@@ -402,6 +402,34 @@ class TableReader:
         spent["crop"] = time.perf_counter() - t1
         return [*quads, *new], [*reads, *self._recognise(batch)]
 
+    def _in_row_gaps(
+        self, image: Image, objects: list[Found], floor: float, spent: dict[str, float]
+    ) -> list[Found]:
+        """Tiles where a row of the tiles read leaves room for one (:func:`tile_rows.row_gaps`),
+        read there and kept where the recogniser names a tile over ``floor``; ``spent`` gets the
+        seconds their cropping and recognition took."""
+        h, w = image.shape[:2]
+        places = [
+            q
+            for q in tile_rows.row_gaps([o.quad for o in objects])
+            if 0 <= float(q[:, 0].mean()) < w and 0 <= float(q[:, 1].mean()) < h
+        ]
+        if not places:
+            return []
+        t0 = time.perf_counter()
+        batch = crops(image, places, self.recogniser.spec.crop)
+        t1 = time.perf_counter()
+        reads = self._recognise(batch)
+        spent["row_crop"] = t1 - t0
+        spent["row_recognise"] = time.perf_counter() - t1
+        return [
+            Found(r.label, r.confidence, q, r.alternatives)
+            for q, r in zip(places, reads, strict=True)
+            if r.label != NONE
+            and r.confidence >= floor
+            and not any(detect.quad_iou(q, o.quad) > 0.3 for o in objects)
+        ]
+
     def _reframe(
         self, image: Image, quads: list[npt.NDArray[np.float32]], reads: list[Read]
     ) -> tuple[list[npt.NDArray[np.float32]], list[Read]]:
@@ -642,15 +670,17 @@ class TableReader:
             )
             for j in chosen
         ]
+        if self.kind == "tiles":
+            objects += self._in_row_gaps(image, objects, floor, fine)
         objects.sort(key=lambda o: (float(o.quad[:, 1].mean()), float(o.quad[:, 0].mean())))
         t4 = time.perf_counter()
         sets = group_sets(objects) if self.kind == "tiles" else None
         t5 = time.perf_counter()
         ms = {
             "detect": t1 - t0 + fine["detect"],
-            "crop": t2 - t1 + fine["crop"],
-            "recognise": t3 - t2 - fine["detect"] - fine["crop"],
-            "resolve": t4 - t3,
+            "crop": t2 - t1 + fine["crop"] + fine.get("row_crop", 0.0),
+            "recognise": t3 - t2 - fine["detect"] - fine["crop"] + fine.get("row_recognise", 0.0),
+            "resolve": t4 - t3 - fine.get("row_crop", 0.0) - fine.get("row_recognise", 0.0),
             "group": t5 - t4,
         }
         timings = {k: round(v * 1000, 2) for k, v in ms.items()}
