@@ -388,6 +388,9 @@ def test_a_tile_read_just_under_the_floor_is_looked_at_again(
     s = score(reader.read(scene.image).objects, scene.truths, partial=scene.partial)
     assert (s.right, s.spurious) == (s.objects, 0)
     monkeypatch.setattr("vision.reader.TILE_LOOKS", ())
+    # The k6 lies in a gap of one tile in its row: looked at there too since 2026-11-26
+    # (vision.tile_rows), which is not what this test is about.
+    monkeypatch.setattr("vision.tile_rows.row_gaps", lambda quads: [])
     s = score(reader.read(scene.image).objects, scene.truths, partial=scene.partial)
     assert s.right == s.objects - 1
 
