@@ -456,3 +456,18 @@ def test_a_character_framed_tight_gives_its_card_the_tables_length() -> None:
     lengths = fr.card_lengths([*fan[:2], (tight, None), *fan[3:]])
     assert lengths[2] == pytest.approx(0.8 * lengths[0])
     assert lengths[0] == pytest.approx(lengths[5])
+
+
+def test_a_long_cards_two_ends_read_square_to_the_image_are_one_card() -> None:
+    # Seed 1 800 003: a card 17° off upright, both ends read square to the image, the far
+    # one framed tight (31 px against 41). The far character lay 0.71 of the tight size off
+    # the top one's axis (0.6 allowed), though only 14.5° off it: two cards were drawn.
+    def at(x: float, y: float, size: float, down: float) -> fr.CharRead:
+        square = fr._facing_square(np.array([x, y]), size)
+        return fr._facing(fr.CharRead("wS", 0.93, square), np.array([0.0, down]))
+
+    cards = fr.paired([at(561.0, 231.0, 41.3, 1.0), at(539.0, 316.0, 30.9, -1.0)])
+    assert len(cards) == 1 and cards[0][1] is not None
+    # The far end of the card beside it (a card width across: 25° off) is not this card's.
+    cards = fr.paired([at(561.0, 231.0, 41.3, 1.0), at(521.0, 316.0, 30.9, -1.0)])
+    assert len(cards) == 2

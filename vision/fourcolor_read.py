@@ -38,6 +38,7 @@ Quad = NDArray[np.float64]
 # its top alternatives [(label, confidence), ...].
 Classify = Callable[[NDArray[np.uint8], Sequence[Quad]], Sequence[tuple[Any, ...]]]
 CARD_LENGTH = (1.0, 3.6)  # centre to centre of a card's two characters, in character sizes
+PAIR_ANGLE_DEG = 18.0  # a card's far character lies this near its axis (angle at the top one)
 
 
 @dataclass(frozen=True)
@@ -160,7 +161,10 @@ def _ends_of_one_card(a: CharRead, b: CharRead) -> float | None:
     size = min(a.size, b.size)  # proposals can be loose; the tighter one is the guide
     along = float(offset @ a.down) / size
     across = abs(float(offset @ np.array([-a.down[1], a.down[0]]))) / size
-    return across if CARD_LENGTH[0] <= along <= CARD_LENGTH[1] and across < 0.6 else None
+    # Far off in character sizes (a tight proposal's size) may still be near in angle: two
+    # ends of a long card whose reads are both square to the image, 14° off the card.
+    near = across < 0.6 or math.degrees(math.atan2(across, along)) < PAIR_ANGLE_DEG
+    return across if CARD_LENGTH[0] <= along <= CARD_LENGTH[1] and near else None
 
 
 def _pair_fit(a: CharRead, b: CharRead) -> float | None:
