@@ -897,9 +897,9 @@ def measured(
 ) -> list[tuple[CharRead, float]]:
     """Each card's read and length, the length measured on the paper where it can be: a card
     read from one end is followed from its character along its axis to where the face ends
-    (kept within a quarter of the length its character's size gives). A read whose axis runs
-    off the face at once while a quarter turn runs on is turned that quarter (a character
-    read on its side).
+    (no shorter than three quarters of the length its character's size gives). A read whose
+    axis runs off the face at once while a quarter turn runs on is turned that quarter (a
+    character read on its side).
 
     A read aimed at ``fan``'s pivot is neither turned nor measured: at the fan's edge, with
     the pivot a little off, its axis may leave the fan soon while across it runs over the

@@ -73,7 +73,7 @@ def row_gaps(quads: Sequence[Quad]) -> list[Quad]:
         pc, _, pw, _ = (v[0] for v in _frames([p]))
         if bool(np.any(np.linalg.norm(centres - pc, axis=1) < 0.6 * widths)):
             continue
-        # One place seen from both sides of a gap, or from a row's end and a gap beside it.
+        # One gap found from two tiles (a row and a tile lying in line with it further on).
         if any(float(np.linalg.norm(k - pc)) < 0.6 * pw for k in kept):
             continue
         out.append(p)
