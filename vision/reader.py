@@ -403,11 +403,11 @@ class TableReader:
         return [*quads, *new], [*reads, *self._recognise(batch)]
 
     def _in_row_gaps(
-        self, image: Image, objects: list[Found], floor: float, spent: dict[str, float]
+        self, image: Image, objects: list[Found], spent: dict[str, float]
     ) -> list[Found]:
         """Tiles where a row of the tiles read leaves room for one (:func:`tile_rows.row_gaps`),
-        read there and kept where the recogniser names a tile over ``floor``; ``spent`` gets the
-        seconds their cropping and recognition took."""
+        read there and kept where the recogniser names a tile over the floor; ``spent`` gets
+        the seconds their cropping and recognition took."""
         h, w = image.shape[:2]
         places = [
             q
@@ -426,7 +426,7 @@ class TableReader:
             Found(r.label, r.confidence, q, r.alternatives)
             for q, r in zip(places, reads, strict=True)
             if r.label != NONE
-            and r.confidence >= floor
+            and r.confidence >= self.floor
             and not any(detect.quad_iou(q, o.quad) > 0.3 for o in objects)
         ]
 
@@ -634,8 +634,10 @@ class TableReader:
         t2 = time.perf_counter()
         reads = self._recognise(batch)
         floor = self.floor
-        fine = {"detect": 0.0, "crop": 0.0}
-        quads, reads = self._look_finer(image, quads, reads, fine)
+        # Seconds the later steps spent detecting, cropping and recognising, booked to those
+        # stages rather than to the stage whose window they ran in.
+        spent = {"detect": 0.0, "crop": 0.0, "row_crop": 0.0, "row_recognise": 0.0}
+        quads, reads = self._look_finer(image, quads, reads, spent)
         if self.kind == "cards" and self.profile is None and self.reframes:
             quads, reads = self._reframe(image, quads, reads)
         if self.kind == "tiles" and self.profile is None and TILE_LOOKS:
@@ -671,16 +673,17 @@ class TableReader:
             for j in chosen
         ]
         if self.kind == "tiles":
-            objects += self._in_row_gaps(image, objects, floor, fine)
+            objects += self._in_row_gaps(image, objects, spent)
         objects.sort(key=lambda o: (float(o.quad[:, 1].mean()), float(o.quad[:, 0].mean())))
         t4 = time.perf_counter()
         sets = group_sets(objects) if self.kind == "tiles" else None
         t5 = time.perf_counter()
+        rows = spent["row_crop"] + spent["row_recognise"]
         ms = {
-            "detect": t1 - t0 + fine["detect"],
-            "crop": t2 - t1 + fine["crop"] + fine.get("row_crop", 0.0),
-            "recognise": t3 - t2 - fine["detect"] - fine["crop"] + fine.get("row_recognise", 0.0),
-            "resolve": t4 - t3 - fine.get("row_crop", 0.0) - fine.get("row_recognise", 0.0),
+            "detect": t1 - t0 + spent["detect"],
+            "crop": t2 - t1 + spent["crop"] + spent["row_crop"],
+            "recognise": t3 - t2 - spent["detect"] - spent["crop"] + spent["row_recognise"],
+            "resolve": t4 - t3 - rows,
             "group": t5 - t4,
         }
         timings = {k: round(v * 1000, 2) for k, v in ms.items()}
