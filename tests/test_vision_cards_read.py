@@ -267,3 +267,27 @@ def test_only_a_table_of_small_indices_or_none_read_is_looked_at_finer(
     assert looked == []  # large indices: read already, no second look
     reader.read(np.full((750, 1000, 3), 120, np.uint8))
     assert looked == [1]  # nothing read: the indices may all be small
+
+
+@pytest.mark.parametrize(
+    ("game", "seed", "ten"), [("allin", 5_200_241, "10c"), ("cards", 5_300_018, "10C")]
+)
+def test_a_ten_framed_narrower_is_not_read_as_another_rank(game: str, seed: int, ten: str) -> None:
+    # Generated tables (not the bench's seeds) whose 10s were read 7 at both corners: the
+    # first frame read the 10 unsurely, the narrower reframe cut its 0 and read the 1 over
+    # the suit as a 7 at 0.93-0.96, which won the overlap.
+    from vision.evaluate import score
+    from vision.reader import TableReader
+
+    scene = synth.card_scene(np.random.default_rng(seed), game)  # type: ignore[arg-type]
+    tens = [t for t in scene.truths if t.label == ten]
+    assert len(tens) == 2
+    reading = TableReader(game).read(scene.image)
+    assert score(reading.objects, tens).right == 2
+    assert not any(o.label.startswith("7") for o in reading.objects if _over_any(o.quad, tens))
+
+
+def _over_any(quad: np.ndarray, truths: list[synth.Truth]) -> bool:
+    from vision.matching import same_object
+
+    return any(same_object(quad, t.quad) for t in truths)
