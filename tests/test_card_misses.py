@@ -34,3 +34,20 @@ def test_a_right_read_in_a_frame_far_from_the_boxes_size_is_framed_apart() -> No
     # A right read that lies elsewhere says nothing about this index.
     away = rect_quad(np.array([40.0, 40.0], np.float32), 22, 33, 90.0)
     assert _buckets([Found("7H", 0.9, away, [])], truth) == {"no_proposal": 1}
+
+
+def test_a_dim_photos_misses_are_sorted_by_the_proposals_the_reader_saw() -> None:
+    # A generated table darkened to 0.3 of its light: the reader brightens it before
+    # proposing, so an index it then misses was proposed, not "no_proposal" (half of this
+    # table's indices were, on the photo as taken).
+    import cv2
+
+    from vision import synth
+
+    scene = synth.card_scene(
+        np.random.default_rng(6_000_003), "cards", layout="apart", lighting="even"
+    )
+    dim = cv2.convertScaleAbs(scene.image, alpha=0.3)
+    out = miss_buckets(reader(), dim, scene.truths, reading=Reading([]))
+    assert sum(out.values()) == len(scene.truths) == 4
+    assert out["no_proposal"] == 0

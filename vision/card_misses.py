@@ -31,7 +31,7 @@ from vision.crops import crops
 from vision.evaluate import score
 from vision.labels import NONE
 from vision.matching import same_object, same_place
-from vision.reader import Reading, TableReader
+from vision.reader import Reading, TableReader, exposed
 from vision.synth import Quad, Truth
 
 BUCKETS = (
@@ -54,6 +54,7 @@ def miss_buckets(
 ) -> Counter[str]:
     """The missed indices of one photo, counted per bucket (see the module's docstring)."""
     reading = reading or reader.read(image)
+    image = exposed(image)  # as the reader saw it
     quads = detect.card_candidates(image)
     reads = reader._recognise(crops(image, quads, reader.recogniser.spec.crop))
     quads, reads = reader._look_finer(image, quads, reads, {})
