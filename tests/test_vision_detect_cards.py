@@ -406,3 +406,28 @@ def test_a_washed_out_photos_faint_indices_are_read(
     assert score(TableReader("allin").read(scene.image).objects, both).right == 2
     monkeypatch.setattr(detect, "WASHED_GREY", 255.0)
     assert score(TableReader("allin").read(scene.image).objects, both).right == 1
+
+
+def test_training_proposes_as_the_shipped_model_learnt_without_the_washed_out_look() -> None:
+    # The cards model learnt on proposals without the second look at washed-out photos (a
+    # read-time step): `tableref train cards` must keep proposing those, or it would no
+    # longer make the shipped model.
+    from vision.train import _candidates
+
+    scene = synth.card_scene(np.random.default_rng(5_200_207), "allin")
+
+    def proposed(washed: bool) -> list[detect.Quad]:
+        return detect.card_candidates(
+            scene.image,
+            max_candidates=500,
+            apart=False,
+            faint_light=False,
+            squat_suits=False,
+            washed=washed,
+        )
+
+    trained_on, looked = proposed(False), proposed(True)
+    assert len(looked) > len(trained_on)  # a washed-out table: the look adds proposals
+    got = _candidates("cards", scene.image)
+    assert len(got) == len(trained_on)
+    assert all(np.allclose(a, b) for a, b in zip(got, trained_on, strict=True))

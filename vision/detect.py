@@ -507,6 +507,7 @@ def card_candidates(
     apart: bool = True,
     faint_light: bool = True,
     squat_suits: bool = True,
+    washed: bool = True,
 ) -> list[Quad]:
     """Oriented quads where a corner index (rank over suit) may be.
 
@@ -515,8 +516,9 @@ def card_candidates(
     (dark-faced decks) are looked at apart, so the two never merge into one blob.
     ``apart``: grouped glyphs are also paired one by one (:func:`_card_units`).
     ``faint_light``: faint light print on dark faces too (:data:`FAINT_LIGHT`).
-    ``squat_suits``: a suit seen small beside a squat rank (:func:`_card_quads`). Training
-    leaves all three out, as the shipped models learnt without them. (The reader may look
+    ``squat_suits``: a suit seen small beside a squat rank (:func:`_card_quads`).
+    ``washed``: a photo washed out as a whole looked at once more (:data:`WASHED_GREY`).
+    Training leaves all four out, as the shipped models learnt without them. (The reader may look
     for small indices once more: :func:`fine_card_quads`.)
     """
     side = work_side or CARD_WORK_SIDE
@@ -537,8 +539,9 @@ def card_candidates(
     small = cv2.medianBlur(small, 3)
     # Dark and colourful print at three stroke sizes (a close-up's filled suit is wider than
     # 23 px and left only its outline), light print (dark-faced decks) at two.
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    washed = float(np.percentile(grey[::4, ::4], 1)) > WASHED_GREY
+    if washed:
+        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        washed = float(np.percentile(grey[::4, ::4], 1)) > WASHED_GREY
     masks = card_ink_masks(small, (odd(9), odd(23), odd(45)), FAINT, washed)
     masks += bright_masks(small, (odd(9), odd(23)), faint_light)
     found = [

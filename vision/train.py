@@ -152,13 +152,19 @@ def _candidates(kind: str, image: synth.Image) -> list[synth.Quad]:
     if kind == "tiles":
         return detect.tile_candidates(image, faces_too=False, read_time=False)
     # Cards: the proposals the shipped model was trained on, grouped glyphs not also paired
-    # apart, no faint light print, no small suits beside squat ranks, and at most 500 (read
-    # time pairs them too and keeps up to detect.CARD_CAP, 2026-11-25, and looks for the
-    # other two, 2026-11-26). A dev-out model trained on the read-time proposals of
-    # 2026-11-25 read the dev fold worse: 390 of 432 right with 30 spurious, against 396
-    # with 13 (fresh generated scenes: 371 and 370 of 386 against 373 and 367).
+    # apart, no faint light print, no small suits beside squat ranks, no second look at a
+    # washed-out photo, and at most 500 (read time pairs them too and keeps up to
+    # detect.CARD_CAP, 2026-11-25, and looks for the other three, 2026-11-26). A dev-out
+    # model trained on the read-time proposals of 2026-11-25 read the dev fold worse: 390 of
+    # 432 right with 30 spurious, against 396 with 13 (fresh generated scenes: 371 and 370
+    # of 386 against 373 and 367).
     return detect.card_candidates(
-        image, max_candidates=500, apart=False, faint_light=False, squat_suits=False
+        image,
+        max_candidates=500,
+        apart=False,
+        faint_light=False,
+        squat_suits=False,
+        washed=False,
     )
 
 
