@@ -473,7 +473,8 @@ class TableReader:
         ]
         if not idx:
             return quads, reads
-        more = [reframed(quads[i], *f) for i in idx for f in self.reframes]
+        jobs = [(i, f) for i in idx for f in self.reframes]  # (source proposal, frame)
+        more = [reframed(quads[i], *f) for i, f in jobs]
         extra = self.recogniser.classify(
             crops(image, more, self.recogniser.spec.crop),
             self.deck,
@@ -487,13 +488,11 @@ class TableReader:
         # 1775 of 1860 (5 300 000+), All In 1813 -> 1817 of 1853 (5 200 000+) and 1837 -> 1840
         # of 1907 (5 400 000+); spurious the same in each; the real held-out photos the same.
         # (Framing a two-digit rank's pair square to its digits as well added nothing more.)
-        sources = [i for i in idx for _ in self.reframes]
-        narrow = [f[0] < 1.0 for _ in idx for f in self.reframes]
         extra = [
             _nothing(r)
-            if cut and reads[i].label.startswith("10") and not r.label.startswith("10")
+            if f[0] < 1.0 and reads[i].label.startswith("10") and not r.label.startswith("10")
             else r
-            for i, cut, r in zip(sources, narrow, extra, strict=True)
+            for (i, f), r in zip(jobs, extra, strict=True)
         ]
         return [*quads, *more], [*reads, *extra]
 
