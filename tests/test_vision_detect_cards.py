@@ -234,7 +234,10 @@ def test_an_index_read_twice_in_two_frames_is_one_object() -> None:
     other_corner = detect.rect_quad(centre + 150, 12, 20, 270.0)
     quads, scores = [tight, loose, other_corner], [0.9, 0.95, 0.8]
     assert detect.drop_repeats(quads, ["7H", "7H", "7H"], scores) == [1, 2]
-    assert detect.drop_repeats(quads, ["7H", "7D", "7H"], scores) == [0, 1, 2]
+    assert detect.drop_repeats(quads, ["7H", "8H", "7H"], scores) == [0, 1, 2]
+    # The same rank with another suit is that index read again, its suit confused.
+    assert detect.drop_repeats(quads, ["7H", "7D", "7H"], scores) == [1, 2]
+    assert detect.drop_repeats(quads, ["Qm", "Qc", "Qm"], scores) == [1, 2]
     # A frame that holds the surer one's centre but not the other way round (the rank
     # framed alone, a frame slid along the index) is the same index framed again.
     beside = detect.rect_quad(centre + np.array([0, 12], np.float32), 12, 30, 90.0)
