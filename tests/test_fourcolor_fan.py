@@ -434,6 +434,25 @@ def test_a_fanned_card_is_drawn_at_its_usual_length() -> None:
     assert fanned == pytest.approx(usual)
 
 
+def test_a_character_on_a_dark_badge_read_upside_down_is_turned_to_its_paper() -> None:
+    # A white character on a dark disc at the top of a card lying alone (seed 2 400 088,
+    # held-out fonts), read upside down: the paper runs stopped at the disc every way, so
+    # the card was drawn upwards over the table. From the disc's edge, the paper runs down.
+    import cv2
+
+    image = np.full((750, 1000, 3), (40, 90, 40), np.uint8)
+    image[170:420, 470:530] = (225, 235, 240)
+    cv2.circle(image, (500, 200), 26, (60, 20, 30), -1)
+    cv2.putText(image, "+", (488, 212), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (250, 250, 250), 2)
+    read = _read("wR", np.array([500.0, 200.0]), np.array([0.0, -1.0]))
+    ((turned, length),) = fr.measured(image, [(read, None)])
+    assert turned.down == pytest.approx([0.0, 1.0], abs=1e-6)
+    (usual,) = fr.card_lengths([(read, None)])
+    assert length >= 0.75 * usual
+    card = fr.card_quad(turned, length)
+    assert card[:, 1].min() > 150  # on the paper, not over the table above it
+
+
 def test_one_character_read_twice_a_little_apart_across_its_card_is_one_card() -> None:
     # The far end of a card read twice (seed 1 600 033), 0.4 card widths apart across the
     # card: each off the other's centre line by more than 0.3 of a width, both were kept.
