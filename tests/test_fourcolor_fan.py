@@ -453,6 +453,32 @@ def test_a_character_on_a_dark_badge_read_upside_down_is_turned_to_its_paper() -
     assert card[:, 1].min() > 150  # on the paper, not over the table above it
 
 
+def test_a_card_read_askew_in_a_row_is_aimed_along_the_row() -> None:
+    # A meld of three one-ended cards tilted 14 degrees, the last character read 26 degrees
+    # off the others (seed 2 400 014): its card was drawn across the row, and too short.
+    axis = _turn(np.array([0.0, 1.0]), 14.0)
+    across = np.array([axis[1], -axis[0]])
+    width = SIZE / fr.CHAR_TO_WIDTH
+    reads = [
+        _read(f"r{k}", np.array([400.0, 300.0]) + across * width * 1.3 * k, axis) for k in range(3)
+    ]
+    reads[2] = _read("yH", reads[2].centre, _turn(axis, -26.0))
+    cards: list[tuple[fr.CharRead, fr.CharRead | None]] = [(r, None) for r in reads]
+    aimed = fr.aim_rows(cards)
+    assert aimed[2][0].down == pytest.approx(axis, abs=1e-6)
+    assert aimed[2][0].label == "yH" and aimed[2][0].centre == pytest.approx(reads[2].centre)
+    assert [a for a, _ in aimed[:2]] == reads[:2]
+    # Upside down in the row, it stays upside down, aimed along the row.
+    cards[2] = (_read("yH", reads[2].centre, _turn(-axis, 20.0)), None)
+    assert fr.aim_rows(cards)[2][0].down == pytest.approx(-axis, abs=1e-6)
+    # Neighbours that disagree (a fan's, turned 12 degrees apart) give no row to aim along.
+    fanned = [(_read(f"g{k}", r.centre, _turn(axis, 12.0 * k)), None) for k, r in enumerate(reads)]
+    assert fr.aim_rows(fanned) == fanned
+    # A read with both ends is aimed by its two characters already.
+    paired = [*cards[:2], (cards[2][0], _read("yH", reads[2].centre + axis * 100, axis))]
+    assert fr.aim_rows(paired)[2] == paired[2]
+
+
 def test_one_character_read_twice_a_little_apart_across_its_card_is_one_card() -> None:
     # The far end of a card read twice (seed 1 600 033), 0.4 card widths apart across the
     # card: each off the other's centre line by more than 0.3 of a width, both were kept.
