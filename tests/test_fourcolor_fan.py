@@ -479,6 +479,42 @@ def test_a_card_read_askew_in_a_row_is_aimed_along_the_row() -> None:
     assert fr.aim_rows(paired)[2] == paired[2]
 
 
+def test_a_card_is_aimed_along_its_row_only_where_the_paper_runs_that_way() -> None:
+    # The end card of a small fan not found as one (seed 700 051), its two neighbours read
+    # alike: aimed along them, its card was drawn across its own paper.
+    import cv2
+
+    axis = np.array([0.0, 1.0])
+    own = _turn(axis, 20.0)
+    width = SIZE / fr.CHAR_TO_WIDTH
+    reads = [
+        _read(f"r{k}", np.array([400.0, 300.0]) + np.array([width * 1.3 * k, 0]), axis)
+        for k in range(3)
+    ]
+    reads[0] = _read("yC", reads[0].centre, own)
+    cards: list[tuple[fr.CharRead, fr.CharRead | None]] = [(r, None) for r in reads]
+    image = np.full((750, 1000, 3), (40, 90, 40), np.uint8)
+    end = reads[0].centre + own * 160
+    cv2.line(
+        image,
+        tuple(int(v) for v in reads[0].centre),
+        tuple(int(v) for v in end),
+        (225, 235, 240),
+        40,
+    )
+    assert fr.aim_rows(cards)[0][0].down == pytest.approx(axis, abs=1e-6)  # no paper asked
+    assert fr.aim_rows(cards, image=image)[0][0].down == pytest.approx(own, abs=1e-6)
+    # Where the paper runs along the row's axis, the read is aimed along it.
+    cv2.line(
+        image,
+        tuple(int(v) for v in reads[0].centre),
+        (int(reads[0].centre[0]), 470),
+        (225, 235, 240),
+        40,
+    )
+    assert fr.aim_rows(cards, image=image)[0][0].down == pytest.approx(axis, abs=1e-6)
+
+
 def test_one_character_read_twice_a_little_apart_across_its_card_is_one_card() -> None:
     # The far end of a card read twice (seed 1 600 033), 0.4 card widths apart across the
     # card: each off the other's centre line by more than 0.3 of a width, both were kept.
