@@ -972,6 +972,11 @@ def aim_rows(
     return out
 
 
+def _quarter_turned(d: NDArray[np.float64], quarters: int) -> NDArray[np.float64]:
+    t = np.radians(90.0 * quarters)
+    return np.asarray(np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]]) @ d, np.float64)
+
+
 def _work_size(image: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], float]:
     """The image at the working size the paper is measured at, and its scale."""
     f = min(1.0, WORK_SIDE / max(image.shape[:2]))
@@ -1001,12 +1006,7 @@ def measured(
     no measure either: a pale table taken for paper (its cards were drawn half as long
     again, and as wide, over their neighbours)."""
     lengths = card_lengths(cards)
-    f = min(1.0, WORK_SIDE / max(image.shape[:2]))
-    small = (
-        image
-        if f >= 1
-        else np.asarray(cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA), np.uint8)
-    )
+    small, f = _work_size(image)
     faces = face_mask(small)
     out = []
     for (a, b), length in zip(cards, lengths, strict=True):
@@ -1017,26 +1017,19 @@ def measured(
         start = a.centre * f
         reach = int(2 * length * f / unit)
         d = a.down
-        runs = []
-        for k in range(4):
-            t = np.radians(90.0 * k)
-            rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
-            runs.append(paper_run(faces, start, (rot @ d) * unit, reach))
+        steps = [_quarter_turned(d, k) * unit for k in range(4)]
+        runs = [paper_run(faces, start, step, reach) for step in steps]
         if max(runs) < BADGE_STEPS:
             # No paper around the character: a character on a dark badge. The runs
             # start at the badge's edge instead.
-            runs = []
-            for k in range(4):
-                t = np.radians(90.0 * k)
-                rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
-                step = (rot @ d) * unit
-                runs.append(BADGE_STEPS + paper_run(faces, start + step * BADGE_STEPS, step, reach))
+            runs = [
+                BADGE_STEPS + paper_run(faces, start + step * BADGE_STEPS, step, reach)
+                for step in steps
+            ]
         short = runs[0] * unit < 1.2 * a.size * f
         if short and max(runs[1:]) * unit > 2.5 * a.size * f:
             k = max((1, 3, 2), key=lambda j: runs[j])
-            t = np.radians(90.0 * k)
-            rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
-            a = _facing(a, rot @ d)
+            a = _facing(a, _quarter_turned(d, k))
             runs[0] = runs[k]
         seen = runs[0] * unit / f / (1 - CHAR_CENTRE)
         out.append((a, float(max(seen, 0.75 * length)) if seen <= 1.3 * length else length))
