@@ -124,9 +124,11 @@ def test_a_missing_card_is_named_and_nothing_stored(
 def test_cards_the_profile_takes_for_clutter_are_named(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # The unseen tile deck's colour-change and double jokers: the model calls its star jokers
-    # nothing, and their enrolled crops fail the deck's own gate; on the bench's tables they
-    # were read 0 times of 22 and of 21. The player is told at enrolment, not at the table.
+    # The unseen tile deck's colour-change joker: the model calls its star jokers nothing,
+    # and its enrolled crops fail the deck's own gate; on the bench's tables it was read 0
+    # times of 22. The player is told at enrolment, not at the table. (The double joker was
+    # named too until tile clutter copying a tile was left out of the profile,
+    # enrol_session.TILE_CLUTTER_NEAR: its crops now pass the gate.)
     from host.cli.enroll import deck_order, default_grid
 
     order = deck_order("rummikub")
@@ -140,7 +142,7 @@ def test_cards_the_profile_takes_for_clutter_are_named(
     assert code == 0
     warning = next(line for line in out.splitlines() if line.startswith("warning: "))
     named = warning.split(":")[1].split()
-    assert {"CJ", "DJ"} <= set(named) and len(named) <= 6
+    assert "CJ" in named and len(named) <= 6
     assert "reads of the table may miss them" in warning
 
 
