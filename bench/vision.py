@@ -77,15 +77,17 @@ def _real(
     reader: TableReader,
     misses: Counter[str] | None = None,
     reviewed: Score | None = None,
+    fixes: list[label_review.Correction] | None = None,
 ) -> tuple[Score, dict[str, list[float]], Timed]:
     """The held-out photos' score, the scoring pass's timings per stage, and the timed
     photos with their timings in that pass, for :func:`_best_of`. ``reviewed`` adds up the
-    same reads scored against the labels as reviewed (:mod:`vision.label_review`)."""
+    same reads scored against the labels with the corrections ``fixes``
+    (:mod:`vision.label_review`)."""
     total = Score()
     stages: dict[str, list[float]] = defaultdict(list)
     timed: Timed = []
     photos = datasets.load(kind)  # type: ignore[arg-type]
-    fixed = label_review.review_all(photos, label_review.corrections(kind))  # type: ignore[arg-type]
+    fixed = label_review.review_all(photos, fixes or [])
     for photo, checked in zip(photos, fixed, strict=True):
         if photo.split != "test":
             continue
@@ -158,14 +160,12 @@ def run() -> dict[str, Any]:
         reader = TableReader(game)  # type: ignore[arg-type]
         misses: Counter[str] | None = Counter() if kind == "cards" else None
         reviewed = Score()
-        real, stages, timed = _real(game, kind, reader, misses, reviewed)
+        fixes = label_review.corrections(kind)  # type: ignore[arg-type]
+        real, stages, timed = _real(game, kind, reader, misses, reviewed, fixes)
         result["real"][game] = real.to_json()
         # The same reads against the labels as reviewed by eye where reader and label
         # disagreed (vision/label_review.json): the published labels stay the measure.
-        result["real"][game]["labels_reviewed"] = {
-            **reviewed.to_json(),
-            "corrections": len(label_review.corrections(kind)),  # type: ignore[arg-type]
-        }
+        result["real"][game]["labels_reviewed"] = {**reviewed.to_json(), "corrections": len(fixes)}
         if "other_corner" in stages:
             result["real"][game]["spurious_other_corner"] = int(sum(stages.pop("other_corner")))
         if misses is not None:

@@ -353,8 +353,10 @@ def card_ink_masks(
     """:func:`ink_mask` at several stroke sizes, the same masks, with the grey and saturation
     images computed once (OpenCV instead of NumPy reductions over the colour axis: the
     per-pixel max/min of three channels was most of the card detector's time). ``washed``:
-    and the finest strokes at :data:`WASHED_INK` as well."""
+    and, if the image is washed out as a whole (:data:`WASHED_GREY`), the finest strokes at
+    :data:`WASHED_INK` as well."""
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    washed = washed and float(np.percentile(grey[::4, ::4], 1)) > WASHED_GREY
     b, g, r = cv2.split(image)
     sat = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
     masks = []
@@ -539,9 +541,6 @@ def card_candidates(
     small = cv2.medianBlur(small, 3)
     # Dark and colourful print at three stroke sizes (a close-up's filled suit is wider than
     # 23 px and left only its outline), light print (dark-faced decks) at two.
-    if washed:
-        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-        washed = float(np.percentile(grey[::4, ::4], 1)) > WASHED_GREY
     masks = card_ink_masks(small, (odd(9), odd(23), odd(45)), FAINT, washed)
     masks += bright_masks(small, (odd(9), odd(23)), faint_light)
     found = [

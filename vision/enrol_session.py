@@ -26,6 +26,7 @@ from vision.enroll import (
     TILE_GATE_POINT,
     DeckProfile,
     EnrolError,
+    _normalise,
     doubtful_cards,
     gate_threshold,
     ink_colour,
@@ -91,7 +92,7 @@ TILE_CLUTTER_NEAR = 0.95
 def _near_copies(emb: npt.NDArray[np.float32], cards: int, near: float) -> list[int]:
     """Positions (among the clutter rows after the first ``cards`` rows of ``emb``) of the
     clutter crops whose cosine similarity to some card crop is ``near`` or more."""
-    unit = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-9)
+    unit = _normalise(emb)
     nearest = (unit[cards:] @ unit[:cards].T).max(axis=1, initial=-1.0)
     return [int(k) for k in np.nonzero(nearest >= near)[0]]
 

@@ -919,7 +919,8 @@ def _unit(v: NDArray[np.float64]) -> NDArray[np.float64]:
 
 def _axis_angle(u: NDArray[np.float64], v: NDArray[np.float64]) -> float:
     """The angle between two axes, up to a half turn (0-90 degrees)."""
-    return math.degrees(math.acos(min(1.0, abs(float(u @ v)))))
+    angle = _angle(u, v)
+    return min(angle, 180.0 - angle)
 
 
 def aim_rows(
