@@ -222,6 +222,37 @@ def test_card_reads_whose_frames_overlap_clash(
     assert len(chosen) == 2
 
 
+def test_slim_indices_one_width_apart_in_a_tight_fan_both_stay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A held-out photo's row of spades (WIN_20240627_17_01_00): an 8S read 0.97 in a 17 × 56
+    frame, its 9S neighbour's centre 17 px across, was dropped for sharing a centre measured
+    on its area's side (31 px); measured in its own width, the two are apart."""
+    from vision import detect
+    from vision.reader import TableReader
+    from vision.recognise import Read
+
+    reader = TableReader("cards")
+    monkeypatch.setattr(reader, "_verify", lambda image, quads, reads, idx: reads)
+    image = np.zeros((200, 200, 3), np.uint8)
+    quads = [
+        rect_quad(np.array([100, 100], np.float32), 17, 56, 90.0),
+        rect_quad(np.array([117, 100], np.float32), 17, 56, 90.0),
+    ]
+    assert detect.suppress(quads, [0.98, 0.97], iou=0.15) == [0]  # the square measure
+    reads = [Read("9S", 0.98, [("9S", 0.98)], 0.01), Read("8S", 0.97, [("8S", 0.97)], 0.01)]
+    chosen, after = reader._resolve_cards(image, quads, reads, [0, 1], [0.98, 0.97], 0.6)
+    assert sorted(after[i].label for i in chosen) == ["8S", "9S"]
+    # The same frames a third of a width apart are one index framed twice.
+    quads[1] = rect_quad(np.array([105, 100], np.float32), 17, 56, 90.0)
+    chosen, after = reader._resolve_cards(image, quads, reads, [0, 1], [0.98, 0.97], 0.6)
+    assert [after[i].label for i in chosen] == ["9S"]
+    # Along its length, half a height apart still shares the centre (a rank framed alone).
+    quads[1] = rect_quad(np.array([100, 125], np.float32), 17, 56, 90.0)
+    chosen, after = reader._resolve_cards(image, quads, reads, [0, 1], [0.98, 0.97], 0.6)
+    assert [after[i].label for i in chosen] == ["9S"]
+
+
 def test_small_indices_are_read_after_a_finer_look() -> None:
     # A generated All In table on a checked cloth (seed 3 500 020, not the bench's), its six
     # indices about 29 and 22 px tall at the working size: three read without the finer

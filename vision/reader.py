@@ -583,7 +583,10 @@ class TableReader:
 
         def resolved(among: list[int]) -> list[int]:
             sub = detect.suppress(
-                [quads[keep[j]] for j in among], [ranks[j] for j in among], iou=CARD_CLASH_IOU
+                [quads[keep[j]] for j in among],
+                [ranks[j] for j in among],
+                iou=CARD_CLASH_IOU,
+                shaped=True,
             )
             chosen = [among[k] for k in sub]
             # Measured on fresh generated scenes: a third of the spurious card reads were an
