@@ -256,7 +256,8 @@ def test_slim_indices_one_width_apart_in_a_tight_fan_both_stay(
 def test_small_indices_are_read_after_a_finer_look() -> None:
     # A generated All In table on a checked cloth (seed 3 500 020, not the bench's), its six
     # indices about 29 and 22 px tall at the working size: three read without the finer
-    # look, all six with it, nothing spurious either way.
+    # look (five since glyphs inside the cloth's net of ink are proposed too), all six with
+    # it, nothing spurious either way.
     from vision.evaluate import score
     from vision.reader import TableReader
 
@@ -270,7 +271,7 @@ def test_small_indices_are_read_after_a_finer_look() -> None:
         TableReader("allin").read(scene.image).objects, scene.truths, partial=scene.partial
     )
     assert plain.objects == finer.objects == 6
-    assert plain.right <= 4
+    assert plain.right <= 5
     assert finer.right == 6 and finer.spurious == 0
 
 

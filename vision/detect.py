@@ -510,6 +510,7 @@ def card_candidates(
     faint_light: bool = True,
     squat_suits: bool = True,
     washed: bool = True,
+    inside: bool = True,
 ) -> list[Quad]:
     """Oriented quads where a corner index (rank over suit) may be.
 
@@ -520,7 +521,10 @@ def card_candidates(
     ``faint_light``: faint light print on dark faces too (:data:`FAINT_LIGHT`).
     ``squat_suits``: a suit seen small beside a squat rank (:func:`_card_quads`).
     ``washed``: a photo washed out as a whole looked at once more (:data:`WASHED_GREY`).
-    Training leaves all four out, as the shipped models learnt without them. (The reader may look
+    ``inside``: glyphs inside a hole of other ink too. A fine check or dotted cloth joins
+    into one net of ink around the cards, and a card's print lies in its hole: only the
+    net's outline was found, and a fan of clear indices had no proposal at all.
+    Training leaves all five out, as the shipped models learnt without them. (The reader may look
     for small indices once more: :func:`fine_card_quads`.)
     """
     side = work_side or CARD_WORK_SIDE
@@ -544,7 +548,8 @@ def card_candidates(
     masks = card_ink_masks(small, (odd(9), odd(23), odd(45)), FAINT, washed)
     masks += bright_masks(small, (odd(9), odd(23)), faint_light)
     found = [
-        _card_quads(_card_units(glyphs(mask, 4 * z, 110 * z), apart), squat_suits) for mask in masks
+        _card_quads(_card_units(glyphs(mask, 4 * z, 110 * z, nested=inside), apart), squat_suits)
+        for mask in masks
     ]
     quads = np.concatenate([q for q, _ in found]) * np.float32(back)
     score = np.concatenate([s for _, s in found])
