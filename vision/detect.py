@@ -34,7 +34,7 @@ object's frame as the candidate sees it; the recogniser also looks at the 180° 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,13 +95,20 @@ def ink_mask(image: Image, stroke: int = 15) -> npt.NDArray[Any]:
 
 
 def glyphs(
-    mask: npt.NDArray[Any], min_h: float, max_h: float, nested: bool = False, limit: int = 1500
+    mask: npt.NDArray[Any],
+    min_h: float,
+    max_h: float,
+    nested: bool = False,
+    limit: int = 1500,
+    texture: int | None = None,
 ) -> list[Glyph]:
     """Ink blobs whose size could be a printed digit, letter or suit.
 
     ``limit``: at most this many (a busy texture; enough to read what is there).
     ``nested``: also blobs that lie inside a hole of another blob. Dark gaps between touching
     tiles join into a net of ink whose holes hold the digits; outer contours alone lose them.
+    ``texture``: with more blobs than ``limit``, blobs of a box size more than this many
+    share, packed side by side, are left out first (:func:`_not_texture`).
     """
     if nested:
         contours, tree = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
@@ -111,6 +118,8 @@ def glyphs(
         )
     else:
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if texture is not None and len(contours) > limit:
+        contours = _not_texture(contours, texture, mask.shape)
     found: list[Glyph] = []
     for c in contours:
         x, y, w, h = cv2.boundingRect(c)
@@ -139,6 +148,36 @@ def glyphs(
         if len(found) >= limit:  # a busy texture; enough to read what is there
             break
     return found
+
+
+TEXTURE_BIN = 0.15  # natural-log steps of a blob's box width and height
+TEXTURE_NEAR = 1.6  # blob sizes from a blob's centre, either way, its neighbours are counted in
+
+
+def _not_texture(
+    contours: Sequence[npt.NDArray[Any]], most: int, shape: tuple[int, ...]
+) -> list[npt.NDArray[Any]]:
+    """``contours`` without texture: blobs whose box size (in :data:`TEXTURE_BIN` steps) more
+    than ``most`` share, each with two or more of them within :data:`TEXTURE_NEAR` of its
+    size. A checked cloth is thousands of blobs of one size side by side, found before the
+    cards' print in the mask's order, and the blobs a caller keeps ran out on them. A suit
+    as small as the checks, alone on its card's paper, stays."""
+    boxes = np.array([cv2.boundingRect(c) for c in contours], np.float64).reshape(-1, 4)
+    keys = np.round(np.log(np.maximum(boxes[:, 2:], 1.0)) / TEXTURE_BIN).astype(np.int64)
+    _, inverse, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
+    crowded = np.nonzero(counts[inverse.reshape(-1)] > most)[0]
+    if not len(crowded):
+        return list(contours)
+    b = boxes[crowded]
+    cx = np.clip((b[:, 0] + b[:, 2] / 2).astype(np.int64), 0, shape[1] - 1)
+    cy = np.clip((b[:, 1] + b[:, 3] / 2).astype(np.int64), 0, shape[0] - 1)
+    dots = np.zeros(shape[:2], np.float32)
+    np.add.at(dots, (cy, cx), 1.0)
+    side = int(2 * TEXTURE_NEAR * float(np.median(b[:, 2:].max(axis=1)))) | 1
+    near = cv2.boxFilter(dots, -1, (side, side), normalize=False)[cy, cx] - 1.0
+    drop = np.zeros(len(contours), bool)
+    drop[crowded[near >= 2]] = True
+    return [c for c, d in zip(contours, drop, strict=True) if not d]
 
 
 def group_glyphs(found: list[Glyph], rings: bool = False) -> list[list[Glyph]]:
@@ -500,6 +539,7 @@ CARD_WORK_SIDE = 640  # card detection's working size (indices are small: see ca
 # twice the slowest photo's time). The median photo (~220 proposals) is not slowed; the
 # slowest tenth of the dev and held-out photos take 174 ms instead of 115.
 CARD_CAP = 1200
+TEXTURE_MOST = 150  # cards: blobs of one box size beyond this, in a busy mask, are texture
 
 
 def card_candidates(
@@ -511,6 +551,7 @@ def card_candidates(
     squat_suits: bool = True,
     washed: bool = True,
     inside: bool = True,
+    texture: bool = True,
 ) -> list[Quad]:
     """Oriented quads where a corner index (rank over suit) may be.
 
@@ -524,8 +565,10 @@ def card_candidates(
     ``inside``: glyphs inside a hole of other ink too. A fine check or dotted cloth joins
     into one net of ink around the cards, and a card's print lies in its hole: only the
     net's outline was found, and a fan of clear indices had no proposal at all.
-    Training leaves all five out, as the shipped models learnt without them. (The reader may look
-    for small indices once more: :func:`fine_card_quads`.)
+    ``texture``: a mask of more blobs than :func:`glyphs` keeps leaves texture out first
+    (:data:`TEXTURE_MOST`).
+    Training leaves all six out, as the shipped models learnt without them. (The reader may
+    look for small indices once more: :func:`fine_card_quads`.)
     """
     side = work_side or CARD_WORK_SIDE
     f = min(1.0, side / max(image.shape[:2]))
@@ -543,12 +586,16 @@ def card_candidates(
     # many shared photos) would otherwise become thousands of tiny "glyphs" and pairs; a 3×3
     # median removes it and keeps strokes two pixels wide or more.
     small = cv2.medianBlur(small, 3)
+    most = TEXTURE_MOST if texture else None
     # Dark and colourful print at three stroke sizes (a close-up's filled suit is wider than
     # 23 px and left only its outline), light print (dark-faced decks) at two.
     masks = card_ink_masks(small, (odd(9), odd(23), odd(45)), FAINT, washed)
     masks += bright_masks(small, (odd(9), odd(23)), faint_light)
     found = [
-        _card_quads(_card_units(glyphs(mask, 4 * z, 110 * z, nested=inside), apart), squat_suits)
+        _card_quads(
+            _card_units(glyphs(mask, 4 * z, 110 * z, nested=inside, texture=most), apart),
+            squat_suits,
+        )
         for mask in masks
     ]
     quads = np.concatenate([q for q, _ in found]) * np.float32(back)
