@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -193,17 +196,32 @@ def test_verification_keeps_a_sure_index_whose_suit_is_in_doubt(
     assert len(chosen) == 2
 
 
+def _kept_labels(monkeypatch: pytest.MonkeyPatch) -> Callable[..., list[str]]:
+    """The labels overlap resolution keeps of reads at quads (verification left out)."""
+    from vision.reader import TableReader
+
+    reader = TableReader("cards")
+    monkeypatch.setattr(reader, "_verify", lambda image, quads, reads, idx: reads)
+    image = np.zeros((200, 200, 3), np.uint8)
+
+    def kept(quads: list[Any], reads: list[Any]) -> list[str]:
+        ranks = [r.confidence for r in reads]
+        keep = list(range(len(quads)))
+        chosen, after = reader._resolve_cards(image, quads, reads, keep, ranks, 0.6)
+        return sorted(after[i].label for i in chosen)
+
+    return kept
+
+
 def test_card_reads_whose_frames_overlap_clash(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Indices never overlap, even fanned; a frame across two of them does (CARD_CLASH_IOU)."""
     from vision import detect
-    from vision.reader import CARD_CLASH_IOU, TableReader
+    from vision.reader import CARD_CLASH_IOU
     from vision.recognise import Read
 
-    reader = TableReader("cards")
-    monkeypatch.setattr(reader, "_verify", lambda image, quads, reads, idx: reads)
-    image = np.zeros((200, 200, 3), np.uint8)
+    kept = _kept_labels(monkeypatch)
     # Two 20 × 30 frames, one 21 px below the other: too far apart for their centres to
     # clash, overlapping by 0.18 (under 0.2, which let such pairs through until 2026-11-26).
     quads = [
@@ -213,13 +231,11 @@ def test_card_reads_whose_frames_overlap_clash(
     overlap = detect.quad_iou(quads[0], quads[1])
     assert CARD_CLASH_IOU < overlap < 0.2
     reads = [Read("KC", 0.9, [("KC", 0.9)], 0.05), Read("QH", 0.8, [("QH", 0.8)], 0.05)]
-    chosen, after = reader._resolve_cards(image, quads, reads, [0, 1], [0.9, 0.8], 0.6)
-    assert [after[i].label for i in chosen] == ["KC"]
+    assert kept(quads, reads) == ["KC"]
     # Apart by a little more, both stay.
     quads[1] = rect_quad(np.array([100, 124], np.float32), 20, 30, 90.0)
     assert detect.quad_iou(quads[0], quads[1]) < CARD_CLASH_IOU
-    chosen, _ = reader._resolve_cards(image, quads, reads, [0, 1], [0.9, 0.8], 0.6)
-    assert len(chosen) == 2
+    assert kept(quads, reads) == ["KC", "QH"]
 
 
 def test_slim_indices_one_width_apart_in_a_tight_fan_both_stay(
@@ -229,28 +245,22 @@ def test_slim_indices_one_width_apart_in_a_tight_fan_both_stay(
     frame, its 9S neighbour's centre 17 px across, was dropped for sharing a centre measured
     on its area's side (31 px); measured in its own width, the two are apart."""
     from vision import detect
-    from vision.reader import TableReader
     from vision.recognise import Read
 
-    reader = TableReader("cards")
-    monkeypatch.setattr(reader, "_verify", lambda image, quads, reads, idx: reads)
-    image = np.zeros((200, 200, 3), np.uint8)
+    kept = _kept_labels(monkeypatch)
     quads = [
         rect_quad(np.array([100, 100], np.float32), 17, 56, 90.0),
         rect_quad(np.array([117, 100], np.float32), 17, 56, 90.0),
     ]
     assert detect.suppress(quads, [0.98, 0.97], iou=0.15) == [0]  # the square measure
     reads = [Read("9S", 0.98, [("9S", 0.98)], 0.01), Read("8S", 0.97, [("8S", 0.97)], 0.01)]
-    chosen, after = reader._resolve_cards(image, quads, reads, [0, 1], [0.98, 0.97], 0.6)
-    assert sorted(after[i].label for i in chosen) == ["8S", "9S"]
+    assert kept(quads, reads) == ["8S", "9S"]
     # The same frames a third of a width apart are one index framed twice.
     quads[1] = rect_quad(np.array([105, 100], np.float32), 17, 56, 90.0)
-    chosen, after = reader._resolve_cards(image, quads, reads, [0, 1], [0.98, 0.97], 0.6)
-    assert [after[i].label for i in chosen] == ["9S"]
+    assert kept(quads, reads) == ["9S"]
     # Along its length, half a height apart still shares the centre (a rank framed alone).
     quads[1] = rect_quad(np.array([100, 125], np.float32), 17, 56, 90.0)
-    chosen, after = reader._resolve_cards(image, quads, reads, [0, 1], [0.98, 0.97], 0.6)
-    assert [after[i].label for i in chosen] == ["9S"]
+    assert kept(quads, reads) == ["9S"]
 
 
 def test_small_indices_are_read_after_a_finer_look() -> None:
