@@ -1221,8 +1221,8 @@ class Frames:
         else:
             # In the smaller quad's own shape: a slim card index in a tight fan has its
             # neighbour's centre one width away, inside a square of its area's side, and
-            # the two are different cards. (Tiles are near square; measured on generated
-            # tables, their reads gained nothing from it and 3 spurious reads.)
+            # the two are different cards. (Tiles are near square; on generated tables,
+            # 5 600 000+150, they gained one read by it and three spurious ones.)
             ax, ay, bx, by = self.axes[i] if si <= sj else self.axes[j]
             dx, dy = xj - xi, yj - yi
             if math.hypot(dx * ax + dy * ay, dx * bx + dy * by) < self.centre_frac * 1.6:
