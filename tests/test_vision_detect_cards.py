@@ -145,6 +145,16 @@ def test_indices_on_a_checked_cloth_are_not_lost_to_its_checks(
     assert _missed(scene.image, truths) >= 3
 
 
+def test_checks_under_the_glyph_limit_are_texture_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Larger checks, 600-1100 blobs a mask: under the glyph limit, but their pairs filled
+    # the proposal cap (generated table 6 100 229, not the bench's).
+    scene = synth.card_scene(np.random.default_rng(6_100_229), "allin")
+    eight = [t.quad for t in scene.truths if t.label == "8m"]
+    assert _missed(scene.image, eight) == 0
+    monkeypatch.setattr(detect, "TEXTURE_FROM", 1500)  # only beyond the glyph limit
+    assert _missed(scene.image, eight) == 1  # one of its two indices
+
+
 def test_a_suit_as_small_as_the_checks_is_not_taken_for_them() -> None:
     # Only blobs packed side by side among many of their size are texture: a small suit
     # alone on its card's paper is not (an A and 6 of trees lost their suits to it).
