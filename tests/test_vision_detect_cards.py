@@ -166,7 +166,7 @@ def test_a_suit_as_small_as_the_checks_is_not_taken_for_them() -> None:
     mask[230:235, 300:305] = 255  # a suit of the checks' size, alone on the card
     mask[200:224, 300:314] = 255  # its rank above it
     assert len(detect.glyphs(mask, 4, 110)) == 1500  # the limit, reached on the checks
-    found = detect.glyphs(mask, 4, 110, texture=detect.TEXTURE_MOST)
+    found = detect.glyphs(mask, 4, 110, texture=True)
     inside = [
         (float(g.centre[0]), float(g.centre[1]))
         for g in found

@@ -100,7 +100,7 @@ def glyphs(
     max_h: float,
     nested: bool = False,
     limit: int = 1500,
-    texture: int | None = None,
+    texture: bool = False,
 ) -> list[Glyph]:
     """Ink blobs whose size could be a printed digit, letter or suit.
 
@@ -108,7 +108,8 @@ def glyphs(
     ``nested``: also blobs that lie inside a hole of another blob. Dark gaps between touching
     tiles join into a net of ink whose holes hold the digits; outer contours alone lose them.
     ``texture``: with more blobs than :data:`TEXTURE_FROM`, blobs of a box size more than
-    this many share, packed side by side, are left out first (:func:`_not_texture`).
+    :data:`TEXTURE_MOST` share, packed side by side, are left out first
+    (:func:`_not_texture`).
     """
     if nested:
         contours, tree = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
@@ -118,8 +119,8 @@ def glyphs(
         )
     else:
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if texture is not None and len(contours) > TEXTURE_FROM:
-        contours = _not_texture(contours, texture, mask.shape)
+    if texture and len(contours) > TEXTURE_FROM:
+        contours = _not_texture(contours, mask.shape)
     found: list[Glyph] = []
     for c in contours:
         x, y, w, h = cv2.boundingRect(c)
@@ -155,22 +156,24 @@ def glyphs(
 # only beyond the glyph limit (1500), a cloth of larger checks gave under the limit, but
 # filled the proposal cap with their pairs: 2 more indices read of 1930 (All In, 6 100 000+300).
 TEXTURE_FROM = 600
+TEXTURE_MOST = 150  # blobs of one box size beyond this, in a busy mask, may be texture
 TEXTURE_BIN = 0.15  # natural-log steps of a blob's box width and height
 TEXTURE_NEAR = 1.6  # blob sizes from a blob's centre, either way, its neighbours are counted in
 
 
 def _not_texture(
-    contours: Sequence[npt.NDArray[Any]], most: int, shape: tuple[int, ...]
+    contours: Sequence[npt.NDArray[Any]], shape: tuple[int, ...]
 ) -> list[npt.NDArray[Any]]:
     """``contours`` without texture: blobs whose box size (in :data:`TEXTURE_BIN` steps) more
-    than ``most`` share, each with two or more of them within :data:`TEXTURE_NEAR` of its
-    size. A checked cloth is thousands of blobs of one size side by side, found before the
-    cards' print in the mask's order, and the blobs a caller keeps ran out on them. A suit
-    as small as the checks, alone on its card's paper, stays."""
+    than :data:`TEXTURE_MOST` share, each with two or more of them within
+    :data:`TEXTURE_NEAR` of its size. A checked cloth is thousands of blobs of one size side
+    by side, found before the cards' print in the mask's order, and the blobs a caller
+    keeps ran out on them. A suit as small as the checks, alone on its card's paper,
+    stays."""
     boxes = np.array([cv2.boundingRect(c) for c in contours], np.float64).reshape(-1, 4)
     keys = np.round(np.log(np.maximum(boxes[:, 2:], 1.0)) / TEXTURE_BIN).astype(np.int64)
     _, inverse, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
-    crowded = np.nonzero(counts[inverse.reshape(-1)] > most)[0]
+    crowded = np.nonzero(counts[inverse.reshape(-1)] > TEXTURE_MOST)[0]
     if not len(crowded):
         return list(contours)
     b = boxes[crowded]
@@ -544,7 +547,6 @@ CARD_WORK_SIDE = 640  # card detection's working size (indices are small: see ca
 # twice the slowest photo's time). The median photo (~220 proposals) is not slowed; the
 # slowest tenth of the dev and held-out photos take 174 ms instead of 115.
 CARD_CAP = 1200
-TEXTURE_MOST = 150  # cards: blobs of one box size beyond this, in a busy mask, are texture
 
 
 def card_candidates(
@@ -591,14 +593,13 @@ def card_candidates(
     # many shared photos) would otherwise become thousands of tiny "glyphs" and pairs; a 3×3
     # median removes it and keeps strokes two pixels wide or more.
     small = cv2.medianBlur(small, 3)
-    most = TEXTURE_MOST if texture else None
     # Dark and colourful print at three stroke sizes (a close-up's filled suit is wider than
     # 23 px and left only its outline), light print (dark-faced decks) at two.
     masks = card_ink_masks(small, (odd(9), odd(23), odd(45)), FAINT, washed)
     masks += bright_masks(small, (odd(9), odd(23)), faint_light)
     found = [
         _card_quads(
-            _card_units(glyphs(mask, 4 * z, 110 * z, nested=inside, texture=most), apart),
+            _card_units(glyphs(mask, 4 * z, 110 * z, nested=inside, texture=texture), apart),
             squat_suits,
         )
         for mask in masks

@@ -913,10 +913,6 @@ ROW_OFF_DEG = (10.0, 40.0)  # a read whose axis is off the row's by this much is
 # the six sets above as given.
 
 
-def _unit(v: NDArray[np.float64]) -> NDArray[np.float64]:
-    return np.asarray(v / max(float(np.linalg.norm(v)), 1e-9), np.float64)
-
-
 def _axis_angle(u: NDArray[np.float64], v: NDArray[np.float64]) -> float:
     """The angle between two axes, up to a half turn (0-90 degrees)."""
     angle = _angle(u, v)
@@ -949,7 +945,7 @@ def aim_rows(
             for j, (o, _) in enumerate(cards)
             if j != k
             and _dist(o.centre, a.centre) <= reach
-            and _axis_angle(o.down, _unit(a.centre - o.centre)) >= ROW_BESIDE_DEG
+            and _axis_angle(o.down, a.centre - o.centre) >= ROW_BESIDE_DEG
         )[:2]
         if len(near) < 2:
             continue
