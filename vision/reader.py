@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision import detect, tile_rows
+from vision import card_mates, detect, tile_rows
 from vision.crops import crops, reframed, scaled
 from vision.grouping import group_sets
 from vision.labels import NONE
@@ -131,6 +131,10 @@ CARD_CLASH_IOU = 0.15
 # reads were under 0.9. Generated jokers read less surely: on 60 fresh scenes of the standard
 # deck (seeds 50 000+) the floor lost one right read (0.84) and dropped one spurious one (0.82).
 WORD_MIN_CONFIDENCE = 0.9
+# A proposal vouched for by its card's other index (card_mates) is kept unless it overlaps a
+# kept read by more than CARD_CLASH_IOU, or a joker's word frame (a long frame that reaches
+# over its neighbours' indices in a fan) by more than this.
+MATE_CLASH_IOU = 0.3
 # (width, height, shift along the height): narrower (an index squashed by a photo's resizing),
 # and twice as tall shifted down or up (a rank or a suit framed alone).
 CARD_REFRAMES: tuple[tuple[float, float, float], ...] = (
@@ -259,6 +263,7 @@ class TableReader:
         reframes: tuple[tuple[float, float, float], ...] | None = None,
         verify: tuple[float, ...] | None = None,
         fine: bool | None = None,
+        mates: bool | None = None,
     ) -> None:
         if game not in GAMES:
             raise ValueError(f"unknown game {game!r}: expected one of {', '.join(GAMES)}")
@@ -283,6 +288,7 @@ class TableReader:
         self.reframes = (CARD_REFRAMES if cards else ()) if reframes is None else reframes
         self.verify = (CARD_VERIFY if cards else ()) if verify is None else verify
         self.fine = cards if fine is None else fine
+        self.mates = cards if mates is None else mates  # card_mates.vouch
         w, h = self.recogniser.spec.crop
         # Warm-up: the first inference and OpenCV's first colour conversions are slow.
         self.recogniser.run(np.zeros((1, h, w, 3), np.uint8))
@@ -652,6 +658,23 @@ class TableReader:
         )
         return [chosen[k] for k in parts], quads
 
+    def _vouch(
+        self, quads: list[npt.NDArray[np.float32]], reads: list[Read], at: list[int]
+    ) -> tuple[list[int], list[Read]]:
+        """Cards: the kept reads (``at``) and the proposals their cards' other corner indices
+        vouch for (:func:`card_mates.vouch`)."""
+
+        def probs(logits: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], list[str]]:
+            return self.recogniser.probabilities(logits, self.deck)
+
+        def clashes(k: int, kept: int) -> bool:
+            words = reads[kept].label in detect.WORD_LABELS
+            return detect.quad_iou(quads[k], quads[kept]) > (
+                MATE_CLASH_IOU if words else CARD_CLASH_IOU
+            )
+
+        return card_mates.vouch(quads, reads, at, probs, clashes, detect.WORD_LABELS)
+
     def _rank(self, read: Read) -> float:
         """Which of two clashing proposals wins: the surer read (with a profile, the surer
         both that it is an object and which card it is)."""
@@ -711,14 +734,11 @@ class TableReader:
                 chosen = detect.reseat(
                     [quads[i] for i in keep], [reads[i].label for i in keep], ranks, chosen
                 )
+        at = [keep[j] for j in chosen]
+        if self.kind == "cards" and self.profile is None and self.mates:
+            at, reads = self._vouch(quads, reads, at)
         objects = [
-            Found(
-                reads[keep[j]].label,
-                reads[keep[j]].confidence,
-                quads[keep[j]],
-                reads[keep[j]].alternatives,
-            )
-            for j in chosen
+            Found(reads[i].label, reads[i].confidence, quads[i], reads[i].alternatives) for i in at
         ]
         if self.kind == "tiles":
             objects += self._in_row_gaps(image, objects, spent)
