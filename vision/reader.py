@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision import card_mates, detect, tile_rows
+from vision import card_mates, card_pips, detect, tile_rows
 from vision.crops import crops, reframed, scaled
 from vision.grouping import group_sets
 from vision.labels import NONE
@@ -264,6 +264,7 @@ class TableReader:
         verify: tuple[float, ...] | None = None,
         fine: bool | None = None,
         mates: bool | None = None,
+        pips: bool | None = None,
     ) -> None:
         if game not in GAMES:
             raise ValueError(f"unknown game {game!r}: expected one of {', '.join(GAMES)}")
@@ -289,6 +290,7 @@ class TableReader:
         self.verify = (CARD_VERIFY if cards else ()) if verify is None else verify
         self.fine = cards if fine is None else fine
         self.mates = cards if mates is None else mates  # card_mates.vouch
+        self.pips = game == "cards" if pips is None else pips  # card_pips: standard deck
         w, h = self.recogniser.spec.crop
         # Warm-up: the first inference and OpenCV's first colour conversions are slow.
         self.recogniser.run(np.zeros((1, h, w, 3), np.uint8))
@@ -675,6 +677,55 @@ class TableReader:
 
         return card_mates.vouch(quads, reads, at, probs, clashes, detect.WORD_LABELS)
 
+    def _suit_from_pips(
+        self, image: Image, quads: list[npt.NDArray[np.float32]], reads: list[Read], at: list[int]
+    ) -> list[Read]:
+        """Standard deck: a kept read whose suit the index leaves in doubt (under
+        :data:`card_pips.PIP_LOOK_BELOW`) takes the suit its card's pips show, where they show
+        it clearly (:func:`card_pips.pip_suit`); the pips are read in one batch, both ways
+        up."""
+        looks = []
+        for i in at:
+            r = reads[i]
+            if r.logits is None or len(r.label) < 2:
+                continue
+            p, names = self.recogniser.probabilities(r.logits[None], self.deck)
+            if max(card_pips.suit_shares(p[0], names).values()) >= card_pips.PIP_LOOK_BELOW:
+                continue
+            others = [quads[j] for j in at if j != i and not card_mates.mates(quads[i], quads[j])]
+            frames = card_pips.pip_frames(image, quads[i], others)
+            if frames:
+                looks.append((i, p[0], frames))
+        if not looks:
+            return reads
+        batch = crops(image, [f for *_, frames in looks for f in frames], self.recogniser.spec.crop)
+        logits, _ = self.recogniser.run(np.concatenate([batch, batch[:, ::-1, ::-1]]))
+        probs, names = self.recogniser.probabilities(
+            ((logits[: len(batch)] + logits[len(batch) :]) / 2).astype(np.float32), self.deck
+        )
+        out = list(reads)
+        start = 0
+        for i, p, frames in looks:
+            pips = [card_pips.suit_shares(q, names) for q in probs[start : start + len(frames)]]
+            start += len(frames)
+            old = reads[i].label
+            suit = card_pips.pip_suit(old, pips)
+            new = old[:-1] + (suit or "")
+            if suit is None or new not in names:
+                continue
+            p_old, p_new = float(p[names.index(old)]), float(p[names.index(new)])
+            if p_new < card_pips.PIP_INDEX_LEAST:
+                continue
+            conf = card_pips.redivided(p_old, p_new, pips, old[-1], suit)
+            rest = [a for a in reads[i].alternatives if a[0] not in (old, new)]
+            out[i] = replace(
+                reads[i],
+                label=new,
+                confidence=conf,
+                alternatives=[(new, conf), (old, p_old + p_new - conf), *rest][:3],
+            )
+        return out
+
     def _rank(self, read: Read) -> float:
         """Which of two clashing proposals wins: the surer read (with a profile, the surer
         both that it is an object and which card it is)."""
@@ -737,6 +788,8 @@ class TableReader:
         at = [keep[j] for j in chosen]
         if self.kind == "cards" and self.profile is None and self.mates:
             at, reads = self._vouch(quads, reads, at)
+        if self.kind == "cards" and self.profile is None and self.pips:
+            reads = self._suit_from_pips(image, quads, reads, at)
         objects = [
             Found(reads[i].label, reads[i].confidence, quads[i], reads[i].alternatives) for i in at
         ]

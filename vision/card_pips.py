@@ -1,0 +1,147 @@
+"""A standard card's suit read from its pips where its corner index leaves it in doubt.
+
+An index's suit can be a few pixels (a small index far from the camera): a club and a spade,
+a heart and a diamond, then look alike. The card's pips beside the index are the same suit,
+drawn larger. Each pip is framed as the suit of an index (an index-sized frame with the pip
+in its lower part) and read by the card recogniser, whose suit factor knows suits drawn
+alone (on generated card faces, a body pip framed so read its suit right 304 of 320 times).
+
+Pips are trusted only where they must be the card's own: in the card's body beside the index
+(one diagonal side or the other, as the index may be read either way up), where no other
+card's index lies (a fan or an overlap puts another card there), and only to choose between
+the two suits of the index's own colour (spades or clubs, hearts or diamonds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.crops import Image, crop
+from vision.labels import NONE
+
+Quad = npt.NDArray[np.float32]
+
+# The card body beside an index, in its frame, in index heights: across and along.
+PIP_ACROSS = (0.6, 4.0)
+PIP_ALONG = (-0.6, 4.0)
+PIP_SIDE = (0.25, 0.9)  # a pip's box sides, in index heights
+PIP_FILL = 0.3  # a pip fills at least this share of its box (a stroke of a letter fills less)
+PIP_NEAREST = 4  # pips read, nearest the index first
+_PX = 12.0  # pixels per index height the body is looked at in
+PAIRS = (("S", "C"), ("H", "D"))
+
+
+def suit_shares(probs: npt.NDArray[np.float32], names: Sequence[str]) -> dict[str, float]:
+    """The probability of each suit, summed over ranks (``none`` and the joker left out)."""
+    out: dict[str, float] = {}
+    for p, name in zip(probs.tolist(), names, strict=True):
+        if len(name) >= 2 and name != NONE:
+            out[name[-1]] = out.get(name[-1], 0.0) + float(p)
+    total = sum(out.values()) or 1.0
+    return {s: v / total for s, v in out.items()}
+
+
+def _frame(quad: Quad) -> tuple[npt.NDArray[np.float64], ...]:
+    q = np.asarray(quad, np.float64)
+    down = (q[3] + q[2] - q[0] - q[1]) / 2
+    across = (q[1] + q[2] - q[0] - q[3]) / 2
+    h = max(float(np.linalg.norm(down)), 1e-9)
+    w = max(float(np.linalg.norm(across)), 1e-9)
+    return q.mean(0), across / w, down / h, np.array([w, h])
+
+
+def pip_frames(image: Image, index: Quad, others: Sequence[Quad] = ()) -> list[Quad]:
+    """Index-sized frames around the pips beside ``index`` (nearest first, at most
+    PIP_NEAREST): ink blobs of a pip's size in the card body on either diagonal side, leaving
+    out a side where the centre of any of ``others`` (other cards' indices) lies."""
+    c, a, d, (w, h) = _frame(index)
+    found: list[tuple[float, Quad]] = []
+    for sign in (1.0, -1.0):
+        rel = [(np.asarray(o, np.float64).mean(0) - c) * sign for o in others]
+        if any(
+            PIP_ACROSS[0] <= float(v @ a) / h <= PIP_ACROSS[1]
+            and PIP_ALONG[0] <= float(v @ d) / h <= PIP_ALONG[1]
+            for v in rel
+        ):
+            continue
+
+        def at(u: float, v: float, sign: float = sign) -> npt.NDArray[np.float64]:
+            return np.asarray(c + sign * (u * h * a + v * h * d), np.float64)
+
+        (a0, a1), (l0, l1) = PIP_ACROSS, PIP_ALONG
+        region = np.array([at(a0, l0), at(a1, l0), at(a1, l1), at(a0, l1)], np.float32)
+        size = (int((a1 - a0) * _PX), int((l1 - l0) * _PX))
+        grey = cv2.cvtColor(crop(image, region, size), cv2.COLOR_BGR2GRAY)
+        ink = cv2.adaptiveThreshold(
+            grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 2 * int(_PX) + 1, 12
+        )
+        n, _, stats, centres = cv2.connectedComponentsWithStats(ink)
+        for k in range(1, n):
+            x, y, bw, bh, area = (int(v) for v in stats[k])
+            if not all(PIP_SIDE[0] * _PX <= s <= PIP_SIDE[1] * _PX for s in (bw, bh)):
+                continue
+            if x == 0 or y == 0 or x + bw >= size[0] or y + bh >= size[1]:
+                continue  # cut by the region's edge: a card's edge, a larger shape
+            if area < PIP_FILL * bw * bh:
+                continue
+            u, v = a0 + centres[k][0] / _PX, l0 + centres[k][1] / _PX
+            # The pip sits where an index's suit does: in the frame's lower part.
+            mid = at(u, v) - sign * 0.25 * h * d
+            half_a, half_d = sign * 0.5 * w * a, sign * 0.5 * h * d
+            frame = np.array(
+                [
+                    mid - half_a - half_d,
+                    mid + half_a - half_d,
+                    mid + half_a + half_d,
+                    mid - half_a + half_d,
+                ],
+                np.float32,
+            )
+            found.append((float(np.hypot(u, v)), frame))
+    found.sort(key=lambda f: f[0])
+    return [f for _, f in found[:PIP_NEAREST]]
+
+
+PIP_LOOK_BELOW = 0.9  # an index's suit share under which its pips are looked at
+
+
+def redivided(
+    old: float, new: float, pips: Sequence[dict[str, float]], old_suit: str, new_suit: str
+) -> float:
+    """The index's probability for the card in the pips' suit once the pips have spoken: the
+    index's probability for the two cards of that rank and colour (``old`` + ``new``),
+    divided between them as the index and every pip together have it."""
+    on_new, on_old = new, old
+    for shares in pips:
+        on_new *= shares.get(new_suit, 0.0)
+        on_old *= shares.get(old_suit, 0.0)
+    return (old + new) * on_new / max(on_new + on_old, 1e-12)
+
+
+# The pips decide when at least PIP_VOTES of them, and PIP_MAJORITY of all read, each choose
+# the other suit of the index's colour at PIP_SURE or more of that pair's probability; the
+# index itself must give the card so named at least PIP_INDEX_LEAST.
+PIP_VOTES = 3
+PIP_MAJORITY = 0.75
+PIP_SURE = 0.8
+PIP_INDEX_LEAST = 0.02
+
+
+def pip_suit(label: str, pips: Sequence[dict[str, float]]) -> str | None:
+    """The suit the pips (each pip's :func:`suit_shares`) show for a card read as ``label``,
+    where they agree clearly on the other suit of its colour; else None."""
+    pair = next((p for p in PAIRS if label[-1] in p), None)
+    if pair is None or not pips:
+        return None
+    votes = []
+    for shares in pips:
+        s, t = shares.get(pair[0], 0.0), shares.get(pair[1], 0.0)
+        if max(shares, key=lambda k: shares[k]) in pair and max(s, t) >= PIP_SURE * (s + t):
+            votes.append(pair[0] if s >= t else pair[1])
+    if len(votes) < PIP_VOTES or len(votes) < PIP_MAJORITY * len(pips) or len(set(votes)) > 1:
+        return None
+    return votes[0] if votes[0] != label[-1] else None
