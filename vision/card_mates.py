@@ -10,6 +10,7 @@ Pure geometry and arithmetic over reads; the reader decides which reads take par
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -38,7 +39,7 @@ MATE_VOUCHED = 0.1
 
 
 class Frames:
-    """Centres, up-down unit axes, across unit axes and heights of many quads (TL TR BR BL)."""
+    """Centres, up-down and across unit axes, heights and widths of many quads (TL TR BR BL)."""
 
     def __init__(self, quads: Sequence[Quad]) -> None:
         q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
@@ -46,8 +47,9 @@ class Frames:
         down = (q[:, 3] + q[:, 2] - q[:, 0] - q[:, 1]) / 2
         across = (q[:, 1] + q[:, 2] - q[:, 0] - q[:, 3]) / 2
         self.height = np.linalg.norm(down, axis=1)
+        self.width = np.linalg.norm(across, axis=1)
         self.down = down / np.maximum(self.height, 1e-9)[:, None]
-        self.across = across / np.maximum(np.linalg.norm(across, axis=1), 1e-9)[:, None]
+        self.across = across / np.maximum(self.width, 1e-9)[:, None]
 
     def _placed(
         self, at: npt.NDArray[np.int64], other: npt.NDArray[np.int64]
@@ -124,13 +126,14 @@ def vouch(
     corners and is read on its own terms.
     Returns the kept indices (vouched ones appended) and the reads, the vouched ones changed."""
     kept = list(kept)
+    times = Counter(reads[k].label for k in kept)
     sure = [
         i
         for i in kept
         if reads[i].confidence >= MATE_SURE
         and reads[i].logits is not None
         and reads[i].label not in words
-        and sum(reads[k].label == reads[i].label for k in kept) == 1
+        and times[reads[i].label] == 1
     ]
     if not sure:
         return kept, list(reads)

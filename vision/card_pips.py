@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.card_mates import Frames
 from vision.crops import Image, crop
 from vision.labels import NONE
 
@@ -45,20 +46,13 @@ def suit_shares(probs: npt.NDArray[np.float32], names: Sequence[str]) -> dict[st
     return {s: v / total for s, v in out.items()}
 
 
-def _frame(quad: Quad) -> tuple[npt.NDArray[np.float64], ...]:
-    q = np.asarray(quad, np.float64)
-    down = (q[3] + q[2] - q[0] - q[1]) / 2
-    across = (q[1] + q[2] - q[0] - q[3]) / 2
-    h = max(float(np.linalg.norm(down)), 1e-9)
-    w = max(float(np.linalg.norm(across)), 1e-9)
-    return q.mean(0), across / w, down / h, np.array([w, h])
-
-
 def pip_frames(image: Image, index: Quad, others: Sequence[Quad] = ()) -> list[Quad]:
     """Index-sized frames around the pips beside ``index`` (nearest first, at most
     PIP_NEAREST): ink blobs of a pip's size in the card body on either diagonal side, leaving
     out a side where the centre of any of ``others`` (other cards' indices) lies."""
-    c, a, d, (w, h) = _frame(index)
+    frame = Frames([index])
+    c, a, d = frame.centre[0], frame.across[0], frame.down[0]
+    w, h = float(frame.width[0]), max(float(frame.height[0]), 1e-9)
     found: list[tuple[float, Quad]] = []
     for sign in (1.0, -1.0):
         rel = [(np.asarray(o, np.float64).mean(0) - c) * sign for o in others]
@@ -92,7 +86,7 @@ def pip_frames(image: Image, index: Quad, others: Sequence[Quad] = ()) -> list[Q
             # The pip sits where an index's suit does: in the frame's lower part.
             mid = at(u, v) - sign * 0.25 * h * d
             half_a, half_d = sign * 0.5 * w * a, sign * 0.5 * h * d
-            frame = np.array(
+            pip = np.array(
                 [
                     mid - half_a - half_d,
                     mid + half_a - half_d,
@@ -101,7 +95,7 @@ def pip_frames(image: Image, index: Quad, others: Sequence[Quad] = ()) -> list[Q
                 ],
                 np.float32,
             )
-            found.append((float(np.hypot(u, v)), frame))
+            found.append((float(np.hypot(u, v)), pip))
     found.sort(key=lambda f: f[0])
     return [f for _, f in found[:PIP_NEAREST]]
 

@@ -685,14 +685,17 @@ class TableReader:
         it clearly (:func:`card_pips.pip_suit`); the pips are read in one batch, both ways
         up."""
         looks = []
-        for i in at:
+        placed = card_mates.Frames([quads[i] for i in at])
+        for n, i in enumerate(at):
             r = reads[i]
             if r.logits is None or len(r.label) < 2:
                 continue
             p, names = self.recogniser.probabilities(r.logits[None], self.deck)
             if max(card_pips.suit_shares(p[0], names).values()) >= card_pips.PIP_LOOK_BELOW:
                 continue
-            others = [quads[j] for j in at if j != i and not card_mates.mates(quads[i], quads[j])]
+            # Other kept reads, but not this card's own other index.
+            mate = placed.mates_of(n)
+            others = [quads[j] for m, j in enumerate(at) if j != i and not mate[m]]
             frames = card_pips.pip_frames(image, quads[i], others)
             if frames:
                 looks.append((i, p[0], frames))
