@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision import card_mates, card_pips, detect, tile_rows
+from vision import card_mates, card_pips, detect, tile_rows, tile_size
 from vision.crops import crops, reframed, scaled
 from vision.grouping import group_sets
 from vision.labels import NONE
@@ -265,6 +265,7 @@ class TableReader:
         fine: bool | None = None,
         mates: bool | None = None,
         pips: bool | None = None,
+        tile_sizes: bool | None = None,
     ) -> None:
         if game not in GAMES:
             raise ValueError(f"unknown game {game!r}: expected one of {', '.join(GAMES)}")
@@ -291,6 +292,8 @@ class TableReader:
         self.fine = cards if fine is None else fine
         self.mates = cards if mates is None else mates  # card_mates.vouch
         self.pips = game == "cards" if pips is None else pips  # card_pips: standard deck
+        # tile_size: a tile framed far smaller than its neighbours takes their size.
+        self.tile_sizes = self.kind == "tiles" if tile_sizes is None else tile_sizes
         w, h = self.recogniser.spec.crop
         # Warm-up: the first inference and OpenCV's first colour conversions are slow.
         self.recogniser.run(np.zeros((1, h, w, 3), np.uint8))
@@ -798,6 +801,9 @@ class TableReader:
         ]
         if self.kind == "tiles":
             objects += self._in_row_gaps(image, objects, spent)
+        if self.kind == "tiles" and self.tile_sizes:
+            sized = tile_size.to_neighbours_size([o.quad for o in objects])
+            objects = [replace(o, quad=q) for o, q in zip(objects, sized, strict=True)]
         objects.sort(key=lambda o: (float(o.quad[:, 1].mean()), float(o.quad[:, 0].mean())))
         t4 = time.perf_counter()
         sets = group_sets(objects) if self.kind == "tiles" else None
