@@ -41,6 +41,8 @@ def test_frames_left_as_they_are() -> None:
     few = [*_row(3), _tile(500.0, 300.0, 0.5 * W, 0.5 * H)]  # too few to say a size
     out = tile_size.to_neighbours_size(few)
     assert all(np.array_equal(a, b) for a, b in zip(out, few, strict=True))
+    flat = np.repeat(np.array([[500.0, 300.0]], np.float32), 4, axis=0)  # a point, no size
+    assert np.array_equal(tile_size.to_neighbours_size([*tiles, flat])[-1], flat)
     # A perspective photo's far tiles are small among small ones; the near ones are large.
     far = [_tile(200.0 + k * 0.5 * W, 100.0, 0.5 * W, 0.5 * H) for k in range(6)]
     near = [_tile(200.0 + k * 1.2 * W, 600.0, 1.2 * W, 1.2 * H) for k in range(6)]

@@ -44,7 +44,8 @@ def to_neighbours_size(quads: Sequence[Quad]) -> list[Quad]:
     np.fill_diagonal(dist, np.inf)
     near = np.argsort(dist, axis=1, kind="stable")[:, :NEIGHBOURS]
     typical = np.median(size[near], axis=1)  # each frame's neighbours' width and height
-    small = np.all(size < SMALL * typical, axis=1)
+    # A frame with no width or height (a degenerate quad) has no size to scale from.
+    small = np.all(size < SMALL * typical, axis=1) & np.all(size > 0, axis=1)
     for k in np.nonzero(small)[0].tolist():
         w, h = typical[k]
         out[k] = reframed(out[k], float(w / size[k, 0]), float(h / size[k, 1]), 0.0)
