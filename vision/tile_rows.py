@@ -24,7 +24,7 @@ ONE_MISSING = (1.75, 2.4)  # two tiles' centres apart along their row, in tile w
 # one tile missing between them (touching tiles lie one width apart)
 
 
-def _frames(
+def frames(
     quads: Sequence[Quad],
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
     """Each quad's centre, unit vector along its width, width and height."""
@@ -38,7 +38,7 @@ def _frames(
 def _steps(quads: Sequence[Quad]) -> NDArray[np.float64]:
     """``steps[i, j]``: how far tile j lies from tile i along i's row, in i's widths, where j
     is in line with i (parallel, of its size, its centre near i's row line); NaN elsewhere."""
-    c, u, w, h = _frames(quads)
+    c, u, w, h = frames(quads)
     d = c[None, :, :] - c[:, None, :]  # i -> j
     along = np.einsum("ijk,ik->ij", d, u)
     off = np.linalg.norm(d - along[..., None] * u[:, None, :], axis=2)
@@ -59,7 +59,7 @@ def row_gaps(quads: Sequence[Quad]) -> list[Quad]:
     gap of one tile between two of them. Places near a tile already read are left out."""
     if len(quads) < 2:
         return []
-    centres, units, widths, _ = _frames(quads)
+    centres, units, widths, _ = frames(quads)
     steps = _steps(quads)
     places: list[Quad] = []
     for i in range(len(quads)):
@@ -70,7 +70,7 @@ def row_gaps(quads: Sequence[Quad]) -> list[Quad]:
     out: list[Quad] = []
     kept: list[NDArray[np.float64]] = []
     for p in places:
-        pc, _, pw, _ = (v[0] for v in _frames([p]))
+        pc, _, pw, _ = (v[0] for v in frames([p]))
         if bool(np.any(np.linalg.norm(centres - pc, axis=1) < 0.6 * widths)):
             continue
         # One gap found from two tiles (a row and a tile lying in line with it further on).

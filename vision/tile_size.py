@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.crops import reframed
+from vision.tile_rows import frames
 
 Quad = NDArray[np.float32]
 
@@ -25,9 +26,9 @@ SMALL = 0.6  # a frame under this share of their median width and height is resi
 
 
 def sides(quad: Quad) -> tuple[float, float]:
-    """A quad's width and height (TL TR BR BL)."""
-    q = np.asarray(quad, np.float64)
-    return float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[3] - q[0]))
+    """A quad's width and height (TL TR BR BL), as :func:`vision.tile_rows.frames` has them."""
+    _, _, w, h = frames([quad])
+    return float(w[0]), float(h[0])
 
 
 def to_neighbours_size(quads: Sequence[Quad]) -> list[Quad]:
@@ -38,8 +39,8 @@ def to_neighbours_size(quads: Sequence[Quad]) -> list[Quad]:
     out = [np.asarray(q, np.float32) for q in quads]
     if len(out) <= NEIGHBOURS:
         return out
-    size = np.array([sides(q) for q in out])
-    centre = np.array([q.mean(axis=0) for q in out], np.float64)
+    centre, _, width, height = frames(out)
+    size = np.stack([width, height], axis=1)
     dist = np.linalg.norm(centre[:, None] - centre[None], axis=2)
     np.fill_diagonal(dist, np.inf)
     near = np.argsort(dist, axis=1, kind="stable")[:, :NEIGHBOURS]
