@@ -375,14 +375,14 @@ def test_a_tile_kept_out_by_its_neighbours_oversized_frame_is_put_back() -> None
     ]
 
 
-@pytest.mark.parametrize("seed", [90_108, 90_146])
+@pytest.mark.parametrize("seed", [90_146])
 def test_a_tile_read_just_under_the_floor_is_looked_at_again(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A k6 on a warm patterned cloth (0.49) and an o9 on marble (read as o6 0.45): each
-    # frame's only right read sat under the 0.5 floor. Looked at again a little smaller and
-    # larger, the averaged read clears it; every tile of both tables is then read, none
-    # spurious.
+    # An o9 on marble (read as o6 0.43): its frame's only read sat under the 0.5 floor.
+    # Looked at again a little smaller and larger, the averaged read clears it; every tile
+    # of the table is then read, none spurious. (A k6 on a warm patterned cloth, seed 90 108,
+    # was a second case until the int8 recogniser read it 0.50, at the floor, not 0.49.)
     scene = synth.tile_scene(np.random.default_rng(seed))
     reader = TableReader("rummikub")
     s = score(reader.read(scene.image).objects, scene.truths, partial=scene.partial)

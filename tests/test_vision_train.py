@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import onnx
 import pytest
 
 from vision.labels import LabelSpec
@@ -14,11 +15,18 @@ from vision.train import Settings, train
 
 @pytest.mark.slow
 def test_train_smoke_exports_a_loadable_model(tmp_path: Path) -> None:
-    settings = Settings("tiles", seed=3, scenes=1, epochs=1, batch=64, real=False, workers=1)
+    settings = Settings(
+        "tiles", seed=3, scenes=1, epochs=1, batch=64, real=False, workers=1, calibration_photos=2
+    )
     result = train(settings, out=tmp_path, cache=False)
     model = tmp_path / "tiles.onnx"
     assert model.is_file() and result["bytes"] == model.stat().st_size
     assert result["bytes"] < 5 * 1024 * 1024
+    # Shipped as int8 (vision.quantise), the float model kept beside it to derive it again.
+    ops = {n.op_type for n in onnx.load(str(model)).graph.node}
+    source = tmp_path / "tiles.float.onnx"
+    assert result["int8"] and "QuantizeLinear" in ops
+    assert "QuantizeLinear" not in {n.op_type for n in onnx.load(str(source)).graph.node}
     spec = LabelSpec.load(tmp_path / "tiles.labels.json")
     rec = Recogniser(model, spec)
     w, h = spec.crop

@@ -183,7 +183,14 @@ def test_proposals_on_a_card_face_are_kept_as_none_beyond_the_random_sample(
 def test_the_shipped_card_recipe_options_train_and_export(tmp_path: Path) -> None:
     # Reframed proposals, stretched crops and repeated real crops (none here: no photos).
     settings = replace(
-        train.SHIPPED["cards"], seed=3, scenes=1, epochs=1, batch=64, real=False, workers=1
+        train.SHIPPED["cards"],
+        seed=3,
+        scenes=1,
+        epochs=1,
+        batch=64,
+        real=False,
+        workers=1,
+        calibration_photos=2,
     )
     assert settings.reframe and settings.stretch > 0 and settings.real_repeat > 1
     result = train.train(settings, out=tmp_path, cache=False)

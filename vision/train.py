@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision import datasets, detect, synth
+from vision import datasets, detect, quantise, synth
 from vision.card_turns import Turn
 from vision.crops import crop, reframed
 from vision.detect import quad_iou
@@ -64,6 +64,8 @@ class Settings:
     # Real card photos: each index's turn in its box read by a quick model of the generated
     # crops (vision.card_turns), not guessed from the box's shape.
     orient_real: bool = False
+    # Tiles and cards ship as int8 (vision.quantise), calibrated on this many training photos.
+    calibration_photos: int = 40
 
 
 # The settings the shipped models were trained with (``tableref train KIND`` uses them).
@@ -612,9 +614,12 @@ def train(
     built = time.perf_counter()
     model, metrics = fit(spec, x, y, settings, progress, sources.get("first_real_crop"))
     path = export(model, spec, out)
+    if settings.kind in quantise.QUANTISED:
+        quantise.quantise_shipped(path, settings.kind, spec, settings.calibration_photos)
     return {
         "model": str(path),
         "bytes": path.stat().st_size,
+        "int8": settings.kind in quantise.QUANTISED,
         "crops": len(y),
         "none_share": round(float((y == spec.index(NONE)).mean()), 3),
         **sources,

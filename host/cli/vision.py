@@ -1,4 +1,5 @@
-"""``tableref read`` (cards and tiles from photos) and ``tableref train`` (the recognisers)."""
+"""``tableref read`` (cards and tiles from photos), ``tableref train`` and ``tableref quantise``
+(the recognisers)."""
 
 from __future__ import annotations
 
@@ -208,3 +209,38 @@ def train(
 
         result = run_training(settings, out, report)
     emit(result, as_json, lambda: typer.echo(json.dumps(result, indent=2)))
+
+
+class Int8Kind(StrEnum):
+    tiles = "tiles"
+    cards = "cards"
+
+
+@app.command("quantise")
+def quantise_model(
+    kind: Annotated[Int8Kind, typer.Argument(help="Which recogniser: tiles or cards.")],
+    models: Annotated[
+        Path, typer.Option(help="Folder with <kind>.float.onnx and <kind>.labels.json.")
+    ] = Path("models"),
+    as_json: JsonOption = False,
+) -> None:
+    """Make a recogniser's int8 model (<kind>.onnx) again from the float model training kept
+    beside it, calibrated on real training photos; `tableref train` does this itself."""
+    from vision.labels import LabelSpec
+    from vision.quantise import QuantiseError, float_path, requantise
+
+    model = models / f"{kind.value}.onnx"
+    labels = models / f"{kind.value}.labels.json"
+    if not labels.is_file():
+        raise InputError(f"label file {labels} is missing: run `tableref train {kind.value}`")
+    try:
+        requantise(model, kind.value, LabelSpec.load(labels))
+    except (QuantiseError, FileNotFoundError) as exc:
+        raise InputError(str(exc)) from exc
+    result = {
+        "model": str(model),
+        "bytes": model.stat().st_size,
+        "float_model": str(float_path(model)),
+        "float_bytes": float_path(model).stat().st_size,
+    }
+    emit(result, as_json, lambda: typer.echo(f"wrote {model} ({result['bytes']} bytes)"))

@@ -1,0 +1,134 @@
+"""Int8 recognisers: the trained float model quantised after training, for speed.
+
+onnxruntime's static quantisation (QDQ: int8 weights per output channel, uint8 activations
+scaled by the range each tensor reaches on calibration crops). The reader spends over half of
+a card photo's time in the recogniser, and int8 convolutions run faster on the AMD EPYC
+(and on a Pi's NEON cores) than float ones with reads unchanged (measured in
+``models/MODEL_CARD.md``).
+
+The calibration crops are the proposals the reader itself makes on real training photos,
+spread evenly over the training split's sorted names (its photo sources differ in light and
+camera): the inputs the model meets in use, never the held-out photos the benchmark reads.
+The steps are deterministic, so the same float model always gives the same int8 file, and
+the float model is kept beside it (``<name>.float.onnx``) to derive it again
+(``tableref quantise KIND``).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision import datasets, detect
+from vision.crops import crops
+from vision.labels import LabelSpec
+from vision.reader import exposed
+
+# The kinds shipped as int8. Four Color and Cactus have no speed target and are read by their
+# own readers: left in float.
+QUANTISED = ("tiles", "cards")
+CALIBRATION_PHOTOS = 40
+
+
+class QuantiseError(RuntimeError):
+    """A model cannot be quantised (no float model, no calibration photos)."""
+
+
+def float_path(model: Path) -> Path:
+    """Where the float model a quantised ``model`` was made from is kept."""
+    return model.with_name(model.name.removesuffix(".onnx") + ".float.onnx")
+
+
+def calibration_photos(kind: str, photos: int = CALIBRATION_PHOTOS) -> list[datasets.Photo]:
+    """``photos`` of the training split, evenly spread over its sorted names."""
+    train = [p for p in datasets.load(kind) if p.split == "train"]  # type: ignore[arg-type]
+    if not train:
+        raise QuantiseError(f"no training photos of {kind} to calibrate on")
+    at = np.linspace(0, len(train) - 1, min(photos, len(train))).round().astype(int)
+    return [train[i] for i in sorted(set(at.tolist()))]
+
+
+def calibration_batches(
+    kind: str, spec: LabelSpec, photos: int = CALIBRATION_PHOTOS
+) -> list[npt.NDArray[np.float32]]:
+    """One batch a calibration photo: the crops of the reader's first proposals there, as the
+    model takes them (N x 3 x h x w float32)."""
+    batches = []
+    for photo in calibration_photos(kind, photos):
+        image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise QuantiseError(f"calibration photo {photo.path} cannot be read")
+        if kind == "cards":
+            image = exposed(image)
+            quads = detect.card_candidates(image)
+        else:
+            quads = detect.tile_candidates(image)
+        batch = crops(image, quads, spec.crop)
+        if len(batch):
+            batches.append(np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32))
+    return batches
+
+
+def quantise(float_model: Path, out: Path, batches: list[npt.NDArray[np.float32]]) -> Path:
+    """Write the int8 form of ``float_model`` to ``out``, calibrated on ``batches``."""
+    from onnxruntime.quantization import (
+        CalibrationDataReader,
+        QuantFormat,
+        QuantType,
+        quantize_static,
+    )
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    if not batches:
+        raise QuantiseError("no calibration crops: the photos gave no proposals")
+
+    class Batches(CalibrationDataReader):  # type: ignore[misc]
+        def __init__(self) -> None:
+            self.left: Iterator[npt.NDArray[np.float32]] = iter(batches)
+
+        def get_next(self) -> dict[str, Any] | None:
+            batch = next(self.left, None)
+            return None if batch is None else {"crops": batch}
+
+    with tempfile.TemporaryDirectory() as tmp:
+        # Shapes inferred and the graph folded first, as onnxruntime advises for static
+        # quantisation: otherwise some convolutions' outputs go unquantised.
+        prepared = Path(tmp) / "prepared.onnx"
+        quant_pre_process(str(float_model), str(prepared))
+        written = Path(tmp) / "int8.onnx"
+        quantize_static(
+            str(prepared),
+            str(written),
+            Batches(),
+            quant_format=QuantFormat.QDQ,
+            per_channel=True,
+            weight_type=QuantType.QInt8,
+            activation_type=QuantType.QUInt8,
+        )
+        shutil.copyfile(written, out)
+    return out
+
+
+def quantise_shipped(
+    model: Path, kind: str, spec: LabelSpec, photos: int = CALIBRATION_PHOTOS
+) -> Path:
+    """``model`` (a float model just exported) kept as ``<name>.float.onnx`` and replaced by
+    its int8 form."""
+    source = float_path(model)
+    shutil.copyfile(model, source)  # a failed quantisation leaves the float model in use
+    return quantise(source, model, calibration_batches(kind, spec, photos))
+
+
+def requantise(model: Path, kind: str, spec: LabelSpec, photos: int = CALIBRATION_PHOTOS) -> Path:
+    """``model``'s int8 form made again from the float model kept beside it."""
+    source = float_path(model)
+    if not source.is_file():
+        raise QuantiseError(f"{source} is missing: run `tableref train {kind}`")
+    return quantise(source, model, calibration_batches(kind, spec, photos))
