@@ -24,11 +24,12 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision import datasets, label_review, synth
+from vision import datasets, label_review, quantise, synth
 from vision.card_misses import BUCKETS, miss_buckets
 from vision.evaluate import Score, score
 from vision.matching import same_object
 from vision.reader import Found, TableReader
+from vision.recognise import Recogniser
 
 RESULTS = Path(__file__).parent / "results"
 # Synthetic scenes per game, from seeds no reader change has been chosen on. Until
@@ -131,6 +132,23 @@ def _best_of(reader: TableReader, timed: Timed, passes: int) -> dict[str, float]
     return _speed(stages)
 
 
+def _int8_against_float(game: str, timed: Timed, passes: int) -> dict[str, float]:
+    """Median over the photos of each one's fastest read (of ``passes``) with the shipped
+    int8 recogniser and with the float model it was made from (:mod:`vision.quantise`),
+    reading each photo with both in turn: the machine's speed swings by a fifth between runs
+    minutes apart, so the two are compared within one spell."""
+    int8 = TableReader(game)  # type: ignore[arg-type]
+    floats = TableReader(game)  # type: ignore[arg-type]
+    spec = int8.recogniser.spec
+    floats.recogniser = Recogniser(quantise.float_path(int8.recogniser.path), spec)
+    best = {"int8": [float("inf")] * len(timed), "float": [float("inf")] * len(timed)}
+    for _ in range(passes):
+        for k, (image, _) in enumerate(timed):
+            for name, reader in (("int8", int8), ("float", floats)):
+                best[name][k] = min(best[name][k], _total(reader.read(image).timings))
+    return {name: round(statistics.median(v), 2) for name, v in best.items()}
+
+
 def _synthetic(game: str, reader: TableReader) -> tuple[Score, dict[str, dict[str, Score]]]:
     total = Score()
     by: dict[str, dict[str, Score]] = defaultdict(lambda: defaultdict(Score))
@@ -173,6 +191,11 @@ def run() -> dict[str, Any]:
             result["real"][game]["missed_by_cause"] = {b: misses[b] for b in BUCKETS}
         result["speed_ms"][game] = _speed(stages)
         result["speed_best_ms"][game] = _best_of(reader, timed, TIMING_PASSES)
+        if kind in quantise.QUANTISED:
+            result.setdefault("speed_int8_against_float_ms", {"passes": TIMING_PASSES + 1})
+            result["speed_int8_against_float_ms"][game] = _int8_against_float(
+                game, timed, TIMING_PASSES + 1
+            )
         confusion[game] = real
         print(f"  real {game}: {real.to_json()}", flush=True)
     for game in ("rummikub", "cards", "allin"):
