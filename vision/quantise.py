@@ -98,8 +98,8 @@ def quantise(float_model: Path, out: Path, batches: list[npt.NDArray[np.float32]
             return None if batch is None else {"crops": batch}
 
     with tempfile.TemporaryDirectory() as tmp:
-        # Shapes inferred and the graph folded first, as onnxruntime advises for static
-        # quantisation: otherwise some convolutions' outputs go unquantised.
+        # onnxruntime's advised first step (shape inference, constant folding); the shipped
+        # files were made with it, so it stays part of what a rebuild must repeat.
         prepared = Path(tmp) / "prepared.onnx"
         quant_pre_process(str(float_model), str(prepared))
         written = Path(tmp) / "int8.onnx"

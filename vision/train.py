@@ -65,7 +65,7 @@ class Settings:
     # crops (vision.card_turns), not guessed from the box's shape.
     orient_real: bool = False
     # Tiles and cards ship as int8 (vision.quantise), calibrated on this many training photos.
-    calibration_photos: int = 40
+    calibration_photos: int = quantise.CALIBRATION_PHOTOS
 
 
 # The settings the shipped models were trained with (``tableref train KIND`` uses them).
