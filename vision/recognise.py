@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import onnxruntime as ort
+from onnxruntime.capi import onnxruntime_pybind11_state as ort_errors
 
 from vision.labels import NONE, LabelSpec
 from vision.model_outputs import SHAPE
@@ -40,7 +41,20 @@ class Read:
 
 
 class ModelError(RuntimeError):
-    """A model file is missing or does not match its label file."""
+    """A model file is missing, damaged, or does not match its label file."""
+
+
+# onnxruntime's own exception types (they derive from Exception alone).
+_LOAD_ERRORS = (
+    ort_errors.Fail,
+    ort_errors.InvalidArgument,
+    ort_errors.InvalidGraph,
+    ort_errors.InvalidProtobuf,
+    ort_errors.NoModel,
+    ort_errors.NoSuchFile,
+    ort_errors.NotImplemented,
+    ort_errors.RuntimeException,
+)
 
 
 class Recogniser:
@@ -61,7 +75,18 @@ class Recogniser:
         opts.inter_op_num_threads = 1
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        self.session = ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
+        try:
+            self.session = ort.InferenceSession(
+                str(model), opts, providers=["CPUExecutionProvider"]
+            )
+        except _LOAD_ERRORS as exc:
+            # A truncated download or a file that is not a model: say which file and how to
+            # get a good one, not onnxruntime's protobuf message alone.
+            raise ModelError(
+                f"model file {model} cannot be loaded ({type(exc).__name__}: {exc}); it is "
+                f"damaged or not an ONNX model: run `tableref train {spec.name}`, or restore "
+                "it from the repository"
+            ) from exc
         self.path = model  # deck profiles are bound to the model file that made them
         self.spec = spec
         # Models exported before the ``shape`` output existed (vision.model_outputs) lack it.
