@@ -40,3 +40,12 @@ def test_a_model_that_does_not_fit_its_label_file_is_refused(tmp_path: Path) -> 
     shutil.copy(MODELS / "tiles.onnx", models / "cards.onnx")  # 57 outputs, 107 card labels
     with pytest.raises(ModelError, match=r"gives \d+ outputs, its label file \d+"):
         Recogniser.named("cards", models)
+
+
+@pytest.mark.parametrize("text", ["{not json", '{"name": "cards"}'])
+def test_a_damaged_label_file_is_named(text: str, tmp_path: Path) -> None:
+    models = _models(tmp_path)
+    shutil.copy(MODELS / "cards.onnx", models / "cards.onnx")
+    (models / "cards.labels.json").write_text(text)
+    with pytest.raises(ModelError, match=r"label file .*cards\.labels\.json cannot be read"):
+        Recogniser.named("cards", models)

@@ -100,7 +100,14 @@ class Recogniser:
         spec_path = models / f"{name}.labels.json"
         if not spec_path.is_file():
             raise ModelError(f"label file {spec_path} is missing: run `tableref train {name}`")
-        return cls(models / f"{name}.onnx", LabelSpec.load(spec_path))
+        try:
+            spec = LabelSpec.load(spec_path)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ModelError(
+                f"label file {spec_path} cannot be read ({type(exc).__name__}: {exc}): restore "
+                f"it from the repository or run `tableref train {name}`"
+            ) from exc
+        return cls(models / f"{name}.onnx", spec)
 
     def _outputs(self, batch: npt.NDArray[Any], names: list[str]) -> list[npt.NDArray[np.float32]]:
         """The named outputs for N × h × w × 3 uint8 crops (none for an empty batch)."""
