@@ -95,3 +95,17 @@ def test_quantise_without_a_float_model_names_the_missing_file(
 def test_quantise_takes_only_the_int8_kinds(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "quantise", "fourcolor")
     assert code == 2 and "fourcolor" in err
+
+
+def test_training_without_calibration_photos_stops_before_it_starts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Even with --no-real the int8 step needs the training photos: a missing dataset is
+    # named at once, not after the minutes of rendering and fitting, and nothing is written.
+    monkeypatch.setenv("TABLEREF_DATASETS", str(tmp_path / "nowhere"))
+    out = tmp_path / "models"
+    args = ("train", "tiles", "--no-real", "--scenes", "1", "--epochs", "1", "--out", str(out))
+    result = tableref(capsys, monkeypatch, *args)
+    assert result.code == 2
+    assert "nowhere/rummikub-photos is missing" in result.err
+    assert not out.exists()

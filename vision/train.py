@@ -610,6 +610,10 @@ def train(
 ) -> dict[str, Any]:
     started = time.perf_counter()
     spec = spec_for(settings.kind)
+    if settings.kind in quantise.QUANTISED:
+        # The int8 step after the fit needs training photos: without them, fail now, not
+        # after the minutes of rendering and fitting.
+        quantise.calibration_photos(settings.kind, settings.calibration_photos)
     x, y, sources = _cached_build(settings, progress) if cache else _build_any(settings, progress)
     built = time.perf_counter()
     model, metrics = fit(spec, x, y, settings, progress, sources.get("first_real_crop"))

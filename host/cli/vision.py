@@ -181,6 +181,7 @@ def train(
     """Train a recogniser on CPU and export it to ONNX (with its label file)."""
     from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
+    from vision.quantise import QuantiseError
     from vision.train import SHIPPED
     from vision.train import train as run_training
 
@@ -207,7 +208,10 @@ def train(
                 tasks[stage] = progress.add_task(stage, total=total)
             progress.update(tasks[stage], completed=done, total=total)
 
-        result = run_training(settings, out, report)
+        try:
+            result = run_training(settings, out, report)
+        except (QuantiseError, FileNotFoundError) as exc:
+            raise InputError(str(exc)) from exc
     emit(result, as_json, lambda: typer.echo(json.dumps(result, indent=2)))
 
 
