@@ -109,3 +109,15 @@ def test_training_without_calibration_photos_stops_before_it_starts(
     assert result.code == 2
     assert "nowhere/rummikub-photos is missing" in result.err
     assert not out.exists()
+
+
+def test_a_damaged_float_model_is_named_and_the_int8_one_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shutil.copy(MODELS / "tiles.labels.json", tmp_path / "tiles.labels.json")
+    shutil.copy(MODELS / "tiles.onnx", tmp_path / "tiles.onnx")
+    (tmp_path / "tiles.float.onnx").write_bytes((MODELS / "tiles.float.onnx").read_bytes()[:9000])
+    result = tableref(capsys, monkeypatch, "quantise", "tiles", "--models", str(tmp_path))
+    assert result.code == 2
+    assert "tiles.float.onnx cannot be read" in result.err and "damaged" in result.err
+    assert (tmp_path / "tiles.onnx").read_bytes() == (MODELS / "tiles.onnx").read_bytes()

@@ -76,6 +76,20 @@ def calibration_batches(
     return batches
 
 
+def check_float(float_model: Path) -> None:
+    """Raise a :class:`QuantiseError` naming ``float_model`` when it is not a sound model."""
+    import onnx
+    from google.protobuf.message import DecodeError
+
+    try:
+        onnx.checker.check_model(onnx.load(str(float_model)))
+    except (DecodeError, onnx.checker.ValidationError, ValueError) as exc:
+        raise QuantiseError(
+            f"float model {float_model} cannot be read ({type(exc).__name__}): it is damaged "
+            "or not an ONNX model; train it again or restore it from the repository"
+        ) from exc
+
+
 def quantise(float_model: Path, out: Path, batches: list[npt.NDArray[np.float32]]) -> Path:
     """Write the int8 form of ``float_model`` to ``out``, calibrated on ``batches``."""
     from onnxruntime.quantization import (
@@ -88,6 +102,7 @@ def quantise(float_model: Path, out: Path, batches: list[npt.NDArray[np.float32]
 
     if not batches:
         raise QuantiseError("no calibration crops: the photos gave no proposals")
+    check_float(float_model)
 
     class Batches(CalibrationDataReader):  # type: ignore[misc]
         def __init__(self) -> None:
@@ -131,4 +146,5 @@ def requantise(model: Path, kind: str, spec: LabelSpec, photos: int = CALIBRATIO
     source = float_path(model)
     if not source.is_file():
         raise QuantiseError(f"{source} is missing: run `tableref train {kind}`")
+    check_float(source)  # before the calibration photos are read
     return quantise(source, model, calibration_batches(kind, spec, photos))
