@@ -121,3 +121,12 @@ def test_a_damaged_float_model_is_named_and_the_int8_one_kept(
     assert result.code == 2
     assert "tiles.float.onnx cannot be read" in result.err and "damaged" in result.err
     assert (tmp_path / "tiles.onnx").read_bytes() == (MODELS / "tiles.onnx").read_bytes()
+
+
+def test_quantise_with_a_damaged_label_file_names_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shutil.copy(MODELS / "cards.float.onnx", tmp_path / "cards.float.onnx")
+    (tmp_path / "cards.labels.json").write_text("{not json")
+    result = tableref(capsys, monkeypatch, "quantise", "cards", "--models", str(tmp_path))
+    assert result.code == 2 and "cards.labels.json cannot be read" in result.err

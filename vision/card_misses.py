@@ -26,12 +26,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from vision import detect
 from vision.crops import crops
 from vision.evaluate import score
 from vision.labels import NONE
 from vision.matching import same_object, same_place
-from vision.reader import Reading, TableReader, exposed
+from vision.reader import Reading, TableReader, first_proposals
 from vision.synth import Quad, Truth
 
 BUCKETS = (
@@ -54,8 +53,7 @@ def miss_buckets(
 ) -> Counter[str]:
     """The missed indices of one photo, counted per bucket (see the module's docstring)."""
     reading = reading or reader.read(image)
-    image = exposed(image)  # as the reader saw it
-    quads = detect.card_candidates(image)
+    image, quads = first_proposals("cards", image)  # as the reader saw it
     reads = reader._recognise(crops(image, quads, reader.recogniser.spec.crop))
     quads, reads = reader._look_finer(image, quads, reads, {})
     if reader.reframes:

@@ -22,14 +22,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision import datasets, detect
+from vision import datasets
 from vision.crops import crops
 from vision.labels import LabelSpec
-from vision.reader import exposed
+from vision.reader import ImageError, first_proposals, load_image
+from vision.recognise import model_input
 
 # The kinds shipped as int8. Four Color and Cactus have no speed target and are read by their
 # own readers: left in float.
@@ -62,17 +62,13 @@ def calibration_batches(
     model takes them (N x 3 x h x w float32)."""
     batches = []
     for photo in calibration_photos(kind, photos):
-        image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise QuantiseError(f"calibration photo {photo.path} cannot be read")
-        if kind == "cards":
-            image = exposed(image)
-            quads = detect.card_candidates(image)
-        else:
-            quads = detect.tile_candidates(image)
+        try:
+            image, quads = first_proposals(kind, load_image(photo.path))
+        except ImageError as exc:
+            raise QuantiseError(f"calibration photo: {exc}") from exc
         batch = crops(image, quads, spec.crop)
         if len(batch):
-            batches.append(np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32))
+            batches.append(model_input(batch))
     return batches
 
 

@@ -250,6 +250,15 @@ def load_image(path: Path) -> Image:
     return image
 
 
+def first_proposals(kind: str, image: Image) -> tuple[Image, list[npt.NDArray[np.float32]]]:
+    """The image as the reader sees it (card photos :func:`exposed`) and the detector's first
+    proposals there, before any later look."""
+    if kind == "cards":
+        image = exposed(image)
+        return image, detect.card_candidates(image)
+    return image, detect.tile_candidates(image)
+
+
 class TableReader:
     """Reads one game's objects; the recogniser is chosen by the game."""
 
@@ -751,12 +760,7 @@ class TableReader:
             own = read_fcc.read_fourcolor if self.game == "fourcolor" else read_fcc.read_cactus
             return own(image, self.recogniser, self.min_confidence)
         t0 = time.perf_counter()
-        if self.kind == "cards":
-            image = exposed(image)
-        if self.kind == "tiles":
-            quads = detect.tile_candidates(image)
-        else:
-            quads = detect.card_candidates(image)
+        image, quads = first_proposals(self.kind, image)
         t1 = time.perf_counter()
         batch = crops(image, quads, self.recogniser.spec.crop)
         t2 = time.perf_counter()

@@ -57,6 +57,26 @@ _LOAD_ERRORS = (
 )
 
 
+def load_spec(name: str, models: Path = MODELS) -> LabelSpec:
+    """The label file ``<models>/<name>.labels.json``; a :class:`ModelError` names it when it
+    is missing or damaged."""
+    spec_path = models / f"{name}.labels.json"
+    if not spec_path.is_file():
+        raise ModelError(f"label file {spec_path} is missing: run `tableref train {name}`")
+    try:
+        return LabelSpec.load(spec_path)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ModelError(
+            f"label file {spec_path} cannot be read ({type(exc).__name__}: {exc}): restore "
+            f"it from the repository or run `tableref train {name}`"
+        ) from exc
+
+
+def model_input(batch: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
+    """N x h x w x 3 uint8 crops as the models take them: N x 3 x h x w float32."""
+    return np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32)
+
+
 class Recogniser:
     """One ONNX model and its label spec: ``models/<name>.onnx`` + ``<name>.labels.json``."""
 
@@ -97,24 +117,14 @@ class Recogniser:
 
     @classmethod
     def named(cls, name: str, models: Path = MODELS) -> Recogniser:
-        spec_path = models / f"{name}.labels.json"
-        if not spec_path.is_file():
-            raise ModelError(f"label file {spec_path} is missing: run `tableref train {name}`")
-        try:
-            spec = LabelSpec.load(spec_path)
-        except (ValueError, KeyError, TypeError) as exc:
-            raise ModelError(
-                f"label file {spec_path} cannot be read ({type(exc).__name__}: {exc}): restore "
-                f"it from the repository or run `tableref train {name}`"
-            ) from exc
-        return cls(models / f"{name}.onnx", spec)
+        return cls(models / f"{name}.onnx", load_spec(name, models))
 
     def _outputs(self, batch: npt.NDArray[Any], names: list[str]) -> list[npt.NDArray[np.float32]]:
         """The named outputs for N × h × w × 3 uint8 crops (none for an empty batch)."""
         if len(batch) == 0:
             labels = len(self.spec.labels)
             return [np.zeros((0, labels if n == "logits" else 0), np.float32) for n in names]
-        x = np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32)
+        x = model_input(batch)
         return [np.asarray(o, np.float32) for o in self.session.run(names, {"crops": x})]
 
     def run(

@@ -230,16 +230,13 @@ def quantise_model(
 ) -> None:
     """Make a recogniser's int8 model (<kind>.onnx) again from the float model training kept
     beside it, calibrated on real training photos; `tableref train` does this itself."""
-    from vision.labels import LabelSpec
     from vision.quantise import QuantiseError, float_path, requantise
+    from vision.recognise import ModelError, load_spec
 
     model = models / f"{kind.value}.onnx"
-    labels = models / f"{kind.value}.labels.json"
-    if not labels.is_file():
-        raise InputError(f"label file {labels} is missing: run `tableref train {kind.value}`")
     try:
-        requantise(model, kind.value, LabelSpec.load(labels))
-    except (QuantiseError, FileNotFoundError) as exc:
+        requantise(model, kind.value, load_spec(kind.value, models))
+    except (ModelError, QuantiseError, FileNotFoundError) as exc:
         raise InputError(str(exc)) from exc
     result = {
         "model": str(model),
