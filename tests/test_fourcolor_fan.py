@@ -376,16 +376,15 @@ def test_a_fans_neighbours_are_settled_to_their_own_strokes(
 ) -> None:
     """Three of a fanned hand's characters were read in squares beside their neighbours,
     each turned as its anchor was: one copied axis, a fan pivot found from the other reads
-    alone, and a card drawn sideways across two others (a wrong card, one missed). Settled
-    square to their own strokes, every card of the table is read and none is spurious."""
-    from vision import cjk_fonts, detect_fourcolor, evaluate_fcc, synth_fourcolor
+    alone, and a card drawn sideways across two others (a wrong card, one missed; seed
+    720 062 with the 32-pixel recogniser). Settled square to their own strokes, every card of
+    the table is read and none is spurious. With the 40-pixel recogniser of 2026-11-27 the
+    case shows on seed 720 070: unsettled, one card is missed."""
+    from vision import cjk_fonts, evaluate_fcc, synth_fourcolor
     from vision.reader import TableReader
 
-    # The proposals as they were when this was found: the squares found with the card edges
-    # cut out frame the same cards without settling, so they would hide what it does.
-    monkeypatch.setattr(detect_fourcolor, "without_edges", lambda strokes: strokes)
     scene = synth_fourcolor.render_scene(
-        np.random.default_rng(720_062), fonts=cjk_fonts.TRAIN_FONTS
+        np.random.default_rng(720_070), fonts=cjk_fonts.TRAIN_FONTS
     )
     truth = evaluate_fcc.fourcolor_truth(scene)
     reader = TableReader("fourcolor")
@@ -393,7 +392,7 @@ def test_a_fans_neighbours_are_settled_to_their_own_strokes(
     assert (s.right, s.spurious) == (s.objects, 0)
     monkeypatch.setattr(fr, "SETTLE_NEIGHBOURS", False)
     s = evaluate_fcc.score(reader.read(scene.image).objects, truth)
-    assert (s.right, s.spurious) == (s.objects - 1, 1)
+    assert (s.right, s.spurious) == (s.objects - 1, 0)
 
 
 def test_cards_side_by_side_with_one_read_askew_are_no_fan() -> None:

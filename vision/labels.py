@@ -141,7 +141,7 @@ def fourcolor_spec() -> LabelSpec:
     deck = tuple(label for label, _ in combos)
     combos.append((NONE, ("-", "-")))
     return _build(
-        "fourcolor", (32, 32), (("colour", colours), ("piece", pieces)), combos, {"fourcolor": deck}
+        "fourcolor", (40, 40), (("colour", colours), ("piece", pieces)), combos, {"fourcolor": deck}
     )
 
 
