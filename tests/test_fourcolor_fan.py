@@ -371,6 +371,39 @@ def test_a_small_read_taken_upside_down_is_looked_at_again_the_right_way_up() ->
     assert sorted(r.label for r, _ in cards) == ["gS"] * 4 + ["wR"]
 
 
+def test_a_read_framed_around_a_badge_and_paper_is_looked_at_again_at_the_tables_size() -> None:
+    """A white character on a dark badge framed with paper around it (seed 3 700 299,
+    held-out fonts: 68 pixels against the table's usual 34) is over twice the usual size:
+    it was dropped as a square around several characters, and its card missed. Looked at
+    in smaller squares about the same centre, it keeps its label at the usual size; a large
+    read whose smaller views name another label is left as it was, for
+    :func:`_one_per_card` to drop."""
+    row = [_sized("gS", np.array([100.0 + 60 * k, 100.0]), SIZE) for k in range(4)]
+    badge = _sized("wS", np.array([200.0, 300.0]), 2.1 * SIZE, confidence=0.67)
+    several = _sized("rC", np.array([380.0, 300.0]), 2.1 * SIZE, confidence=0.7)
+
+    def classify(image: np.ndarray, quads: Sequence[np.ndarray]) -> list[tuple[str, float]]:
+        out = []
+        for q in quads:
+            r = fr.CharRead("", 0.0, np.asarray(q, np.float64))
+            if np.linalg.norm(r.centre - badge.centre) < 1.0 and r.down[1] > 0:
+                out.append(("wS", 0.9 if abs(r.size - 1.3 * SIZE) < 1 else 0.6))
+            elif np.linalg.norm(r.centre - several.centre) < 1.0:
+                out.append(("rH", 0.95))
+            else:
+                out.append(("none", 0.9))
+        return out
+
+    blank = np.full((400, 500, 3), 128, np.uint8)
+    out = fr.grown_small(blank, [*row, badge, several], classify, 0.65)
+    shrunk = out[4]
+    assert (shrunk.label, shrunk.confidence) == ("wS", 0.9)
+    assert abs(shrunk.size - SIZE) < 1e-6 and np.allclose(shrunk.centre, badge.centre)
+    assert out[5] is several and out[:4] == row
+    cards = fr._one_per_card([(r, r.quad) for r in out])
+    assert sorted(r.label for r, _ in cards) == ["gS"] * 4 + ["wS"]
+
+
 def test_a_fans_neighbours_are_settled_to_their_own_strokes(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
