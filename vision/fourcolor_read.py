@@ -823,7 +823,7 @@ def grown_small(
     character shows the whole character there, and reads as that character (a second read
     of one card, which :func:`_one_per_card` settles) or as none. Reads too large for the
     table (over :data:`OVERSIZE` times the usual size, which :func:`_one_per_card` drops as
-    squares around several characters) are looked at again so in squares of
+    squares around several characters) are looked at again the same way, in squares of
     :data:`LARGE_SHRUNK` times the usual size: a white character's dark badge framed with
     paper around it."""
     if len(reads) < 3:
@@ -866,17 +866,15 @@ def _looked_again(
     out = list(reads)
     for k, i in enumerate(which):
         best: CharRead | None = None
-        usual = views[0]
-        for t in range(len(SMALL_TURNS)):
+        best_turn = 0
+        for t, turn in enumerate(SMALL_TURNS):
             at = (k * len(SMALL_TURNS) + t) * n
             for r, q in zip(again[at : at + n], views[at : at + n], strict=True):
                 if r[0] == reads[i].label and float(r[1]) >= (best.confidence if best else bar):
-                    best = CharRead(str(r[0]), float(r[1]), q, _alternatives(r))
-                    turned = reads[i].centre + (reads[i].quad - reads[i].centre) * (
-                        typical / reads[i].size
-                    )
-                    usual = np.roll(turned, -SMALL_TURNS[t], axis=0)
+                    best, best_turn = CharRead(str(r[0]), float(r[1]), q, _alternatives(r)), turn
         if best is not None:
+            a = reads[i]
+            usual = np.roll(a.centre + (a.quad - a.centre) * (typical / a.size), -best_turn, axis=0)
             out[i] = CharRead(best.label, best.confidence, usual, best.alternatives)
     return out
 
