@@ -98,7 +98,6 @@ def quantise(float_model: Path, out: Path, batches: list[npt.NDArray[np.float32]
 
     if not batches:
         raise QuantiseError("no calibration crops: the photos gave no proposals")
-    check_float(float_model)
 
     class Batches(CalibrationDataReader):  # type: ignore[misc]
         def __init__(self) -> None:
@@ -142,5 +141,7 @@ def requantise(model: Path, kind: str, spec: LabelSpec, photos: int = CALIBRATIO
     source = float_path(model)
     if not source.is_file():
         raise QuantiseError(f"{source} is missing: run `tableref train {kind}`")
-    check_float(source)  # before the calibration photos are read
+    # The kept float file may be damaged; one just exported (quantise_shipped) is not. Checked
+    # before the calibration photos are read.
+    check_float(source)
     return quantise(source, model, calibration_batches(kind, spec, photos))
