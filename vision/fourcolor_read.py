@@ -803,7 +803,7 @@ SMALL_GROWN = (0.6, 0.8, 1.0)  # ...at these shares of the usual size (the last:
 # character on a dark badge framed tight was read upside down at 0.79, and its larger squares
 # that way up read nothing (seed 3 700 237). Fresh tables 3 700 150+300: held-out fonts
 # 3373 -> 3374 of 3408 right, training fonts 3367 either way, spurious 37 either way.
-SMALL_TURNS = (0, 2)
+LOOK_TURNS = (0, 2)
 # Reads over OVERSIZE x the usual size are looked at again at these shares of it (both
 # turns): a white character's badge framed with paper around it (seed 3 700 299). Fresh
 # tables, the 40-pixel recogniser: 3 700 150+300 held-out fonts 3379 -> 3380 of 3408; the
@@ -817,7 +817,7 @@ def grown_small(
     """Reads too small for this table's characters (under :data:`FRAGMENT` of the usual
     size, which :func:`_one_per_card` drops as fragments) looked at again in squares of
     :data:`SMALL_GROWN` times the usual size about the same centre, each also half-turned
-    (:data:`SMALL_TURNS`); the surest view naming the read's label at least ``bar``
+    (:data:`LOOK_TURNS`); the surest view naming the read's label at least ``bar``
     replaces it. A fanned hand's character framed tight by its
     strokes (a neighbour's edge cuts the square) keeps its label there; a fragment of a
     character shows the whole character there, and reads as that character (a second read
@@ -845,10 +845,10 @@ def _looked_again(
     bar: float,
 ) -> list[CharRead]:
     """``reads`` with each of ``which`` replaced by the surest of its views in squares of
-    ``shares`` times the ``typical`` size about its centre, each also half-turned, that names
-    its label at least ``bar``; kept at the typical size whichever view read surest, as
-    :func:`_typical_size` grows reads: the card drawn from the read is as long as its size
-    says."""
+    ``shares`` times the ``typical`` size about its centre, in each of :data:`LOOK_TURNS`,
+    that names its label at least ``bar``; kept at the typical size whichever view read
+    surest, as :func:`_typical_size` grows reads: the card drawn from the read is as long as
+    its size says."""
     if not which:
         return reads
     views = [
@@ -858,7 +858,7 @@ def _looked_again(
             axis=0,
         )
         for i in which
-        for turn in SMALL_TURNS
+        for turn in LOOK_TURNS
         for share in shares
     ]
     again = classify(image, views)
@@ -867,8 +867,8 @@ def _looked_again(
     for k, i in enumerate(which):
         best: CharRead | None = None
         best_turn = 0
-        for t, turn in enumerate(SMALL_TURNS):
-            at = (k * len(SMALL_TURNS) + t) * n
+        for t, turn in enumerate(LOOK_TURNS):
+            at = (k * len(LOOK_TURNS) + t) * n
             for r, q in zip(again[at : at + n], views[at : at + n], strict=True):
                 if r[0] == reads[i].label and float(r[1]) >= (best.confidence if best else bar):
                     best, best_turn = CharRead(str(r[0]), float(r[1]), q, _alternatives(r)), turn
