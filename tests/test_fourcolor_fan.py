@@ -215,6 +215,45 @@ def test_two_reads_closer_than_fan_neighbours_are_one_though_the_view_between_di
     assert len(pair(0.72)) == 2
 
 
+def _fanned_read(label: str, theta: float, confidence: float = 0.9) -> fr.CharRead:
+    """A character ``theta`` degrees round PIVOT, 150 px from it, facing it."""
+    t = np.radians(theta)
+    centre = PIVOT + 150 * np.array([np.sin(t), -np.cos(t)])
+    return _read(label, centre, (PIVOT - centre) / 150, confidence)
+
+
+def test_two_copies_of_a_card_side_by_side_in_a_fan_stay_two() -> None:
+    # A hand fanned in 12° steps (31 px between characters, 0.78 of one), sorted so that two
+    # gE lie side by side; each read a little off its character towards the other, so they
+    # lie closer (0.46 of a character) than fanned neighbours usually do. The view between
+    # them reads nothing sure (halves of two characters).
+    blank = np.full((800, 800, 3), 128, np.uint8)
+
+    def classify(image: np.ndarray, quads: Sequence[np.ndarray]) -> list[tuple[str, float]]:
+        return [("none", 0.9)] * len(quads)
+
+    def hand(doubled: list[tuple[str, float]]) -> list[fr.CharRead]:
+        others = [("r0", -30.0), ("r1", -18.0), ("r4", 18.0), ("r5", 30.0)]
+        reads = [_fanned_read(label, theta) for label, theta in others + doubled]
+        return fr.merge_doubles(blank, reads, classify)
+
+    # Two cards: their neighbours stand three steps apart (-18° and 18°).
+    two = hand([("gE", -6.0 + 3.5), ("gE", 6.0 - 3.5)])
+    assert [r.label for r in two].count("gE") == 2
+    # One card read twice off centre: its neighbours stand two steps apart.
+    others_closer = [("r0", -24.0), ("r1", -12.0), ("r4", 12.0), ("r5", 24.0)]
+    once = fr.merge_doubles(
+        blank,
+        [_fanned_read(label, theta) for label, theta in others_closer]
+        + [_fanned_read("gE", -3.5), _fanned_read("gE", 3.5, 0.8)],
+        classify,
+    )
+    assert [r.label for r in once].count("gE") == 1
+    # Outside a fan (a row of parallel cards) the reads are one character, as before.
+    row = [_read("gE", np.array([200.0 + k * 9.0, 200.0]), np.array([0.0, 1.0])) for k in (0, 2)]
+    assert len(fr.merge_doubles(blank, row, classify)) == 1
+
+
 def test_a_square_around_several_characters_is_no_card() -> None:
     # Two cards alone on a table: a read of a square nearly three characters wide is no
     # character of this deck (one deck, one scale per table).
