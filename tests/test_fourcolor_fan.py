@@ -99,6 +99,31 @@ def test_a_weak_read_counts_once_a_turned_look_confirms_it() -> None:
     assert [r.label for r in fr.confirmed(blank, [lead, sure], oracle, 0.65, 0.85)] == ["yH", "gS"]
 
 
+def test_a_weak_read_framed_too_large_counts_once_a_smaller_look_confirms_it() -> None:
+    # A fanned character's first square takes in its neighbour's strokes: 1.3 times the
+    # character, read 0.55. Only a square about the character's own size reads it surely.
+    blank = np.full((400, 400, 3), 128, np.uint8)
+    truth = _read("wA", np.array([200.0, 200.0]), np.array([0.0, 1.0]))
+
+    def classify(image: np.ndarray, quads: Sequence[np.ndarray]) -> list[tuple[str, float]]:
+        out = []
+        for q in quads:
+            r = fr.CharRead("", 0.0, np.asarray(q, np.float64))
+            if fr._angle(r.down, truth.down) > 45.0:
+                out.append(("none", 0.9))  # on its side or upside down
+            elif abs(r.size / SIZE - 1.0) < 0.1:
+                out.append(("wA", 0.92))
+            else:
+                out.append(("wA", 0.55))
+        return out
+
+    square = fr._facing_square(truth.centre, 1.3 * SIZE)
+    lead = fr._facing(fr.CharRead("wA", 0.55, square), truth.down)
+    out = fr.confirmed(blank, [lead], classify, confirm=0.65, bar=0.85)
+    assert [r.label for r in out] == ["wA"] and out[0].confidence == 0.92
+    assert abs(out[0].size - 1.3 * fr.CONFIRM_SMALLER * SIZE) < 0.5
+
+
 def test_fan_neighbours_are_looked_for_along_the_fans_circle() -> None:
     fan = fr.find_fan(_fan(off_by=0.0))
     assert fan is not None
