@@ -729,7 +729,9 @@ def merge_doubles(
     looked at once more between them: when that view reads the label at least as surely as
     either, they were one character, and the view between them replaces both. Two cards of
     one label side by side in a fan are left alone: between them the view shows halves of
-    two characters, which reads less surely than either."""
+    two characters, which reads less surely than either. Two reads closer still
+    (:data:`DOUBLE_SAME`) are one whatever that view reads, unless both are reads of a fan
+    with room for two cards between their neighbours (:func:`fan_has_room`)."""
     pairs = [
         (i, j)
         for i, a in enumerate(reads)
@@ -762,8 +764,9 @@ def merge_doubles(
             and any(second is h for h in held)
             and fan_has_room(fan, held, first, second)
         ):
-            # Closer than fanned neighbours ever lie: one character whichever way the view
-            # between reads; the surer read stays.
+            # Closer than fanned neighbours' characters lie (unless each was read off its
+            # centre, in a tight fan with room for both): one character whichever way the
+            # view between reads; the surer read stays.
             out[j if first.confidence >= second.confidence else i] = None
     return [r for r in out if r is not None]
 
