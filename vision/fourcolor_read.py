@@ -742,8 +742,20 @@ def merge_doubles(
     ]
     if not pairs:
         return reads
-    fan = find_fan(reads)
-    held = [r for r in reads if fan is not None and fan.holds(r)]
+    fanned: list[tuple[Fan | None, list[CharRead]]] = []  # found when first asked
+
+    def in_fan_with_room(a: CharRead, b: CharRead) -> bool:
+        if not fanned:
+            fan = find_fan(reads)
+            fanned.append((fan, [r for r in reads if fan is not None and fan.holds(r)]))
+        fan, held = fanned[0]
+        return (
+            fan is not None
+            and any(a is h for h in held)
+            and any(b is h for h in held)
+            and fan_has_room(fan, held, a, b)
+        )
+
     views = []
     for i, j in pairs:
         a, b = reads[i], reads[j]
@@ -758,12 +770,7 @@ def merge_doubles(
             out[j] = None
         elif _dist(first.centre, second.centre) < DOUBLE_SAME * max(
             first.size, second.size
-        ) and not (
-            fan is not None
-            and any(first is h for h in held)
-            and any(second is h for h in held)
-            and fan_has_room(fan, held, first, second)
-        ):
+        ) and not in_fan_with_room(first, second):
             # Closer than fanned neighbours' characters lie (unless each was read off its
             # centre, in a tight fan with room for both): one character whichever way the
             # view between reads; the surer read stays.
