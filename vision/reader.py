@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision import card_mates, card_pips, detect, tile_rows, tile_size
+from vision import card_mates, card_pips, detect, pooled_reads, tile_rows, tile_size
 from vision.crops import crops, reframed, scaled
 from vision.grouping import group_sets
 from vision.labels import NONE
@@ -303,6 +303,9 @@ class TableReader:
         self.pips = game == "cards" if pips is None else pips  # card_pips: standard deck
         # tile_size: a tile framed far smaller than its neighbours takes their size.
         self.tile_sizes = self.kind == "tiles" if tile_sizes is None else tile_sizes
+        # Tiles with a deck profile: a tile's overlapping reads name it together
+        # (pooled_reads.pool_names).
+        self.pool = True
         w, h = self.recogniser.spec.crop
         # Warm-up: the first inference and OpenCV's first colour conversions are slow.
         self.recogniser.run(np.zeros((1, h, w, 3), np.uint8))
@@ -796,6 +799,8 @@ class TableReader:
                     [quads[i] for i in keep], [reads[i].label for i in keep], ranks, chosen
                 )
         at = [keep[j] for j in chosen]
+        if self.kind == "tiles" and self.profile is not None and self.pool:
+            reads = pooled_reads.pool_names(quads, reads, keep, chosen, ranks)
         if self.kind == "cards" and self.profile is None and self.mates:
             at, reads = self._vouch(quads, reads, at)
         if self.kind == "cards" and self.profile is None and self.pips:
