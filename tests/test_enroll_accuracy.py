@@ -148,11 +148,16 @@ def test_a_tile_decks_gate_lies_further_toward_its_tiles(
     assert strict.right >= loose.right - 0.03 * strict.objects, (strict.to_json(), loose.to_json())
 
 
-def test_shape_features_name_star_jokers_the_embedding_squashes(tiles: TableReader) -> None:
+def test_shape_features_name_star_jokers_the_embedding_squashes(
+    tiles: TableReader, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The unseen deck's star jokers, each cropped where it lies on 20 table scenes (a
-    development layout and seeds, apart from the benchmark's) and read with the profile:
-    named far more often with the crops' shape features than by the embedding alone (11
-    against 2 of 41 when measured), the numbers as well as before."""
+    development layout and seeds, apart from the benchmark's) and read with a profile of
+    number-framed crops: named far more often with the crops' shape features than by the
+    embedding alone (11 against 2 of 41 when measured), the numbers as well as before. (Crops
+    framed as the tile lies are the framing the tile's enrolled outline matches: with it,
+    17 and 15 of 41.)"""
+    monkeypatch.setattr(enrol_layout, "OUTLINE_TOO", False)
     order = deck_order("rummikub")
     cols, rows = default_grid(len(order))
     layout = synth_unseen.layout_scene("rummikub", order, cols, np.random.default_rng(11))
@@ -199,7 +204,49 @@ def test_tile_clutter_that_copies_a_tile_is_left_out(
 
     assert (clutter_nearness(whole) >= enrol_session.TILE_CLUTTER_NEAR).sum() > 100
     assert clutter_nearness(pruned).max() < enrol_session.TILE_CLUTTER_NEAR
-    # On scenes 3-5 two tiles the near copies had gated read right (over scenes 1-24:
-    # 5 more right, 4 more spurious; the bench's development seeds: see TILE_CLUTTER_NEAR).
-    before, after = _read(tiles, whole, range(3, 6)), _read(tiles, pruned, range(3, 6))
-    assert after.right >= before.right + 2, (after.to_json(), before.to_json())
+    # On scenes 7-12 four tiles the near copies had gated read right (over scenes 1-24: 4 more
+    # right, 1 fewer spurious, with the tiles' outlines enrolled; 5 more right and 4 more
+    # spurious before them; the bench's development seeds: see TILE_CLUTTER_NEAR).
+    before, after = _read(tiles, whole, range(7, 13)), _read(tiles, pruned, range(7, 13))
+    assert after.right >= before.right + 3, (after.to_json(), before.to_json())
+    assert after.spurious <= before.spurious
+
+
+def test_a_tiles_framings_name_it_together(tiles: TableReader) -> None:
+    """With a profile, overlap resolution keeps the framing most like an enrolled tile; under
+    a warm light that framing's nearest example of a teal number can be the charcoal one,
+    while the tile's other framings read it right (vision.pooled_reads). Development layout
+    and seeds, apart from the benchmark's: 12 scenes read 281 of 312 pooled, 277 not."""
+    order = deck_order("rummikub")
+    cols, rows = default_grid(len(order))
+    layout = synth_unseen.layout_scene("rummikub", order, cols, np.random.default_rng(11))
+    session = Enrolment(tiles, "test", order, cols, rows)
+    session.capture(1, layout.image)
+    profile = session.profile()
+    scenes = range(8_600_000, 8_600_012)
+    tiles.pool = False
+    try:
+        alone = _read(tiles, profile, scenes)
+    finally:
+        tiles.pool = True
+    pooled = _read(tiles, profile, scenes)
+    assert pooled.right >= alone.right + 3, (pooled.to_json(), alone.to_json())
+    assert pooled.spurious <= alone.spurious
+
+
+def test_a_tile_is_enrolled_by_its_outline_beside_its_number() -> None:
+    """Reads frame a tile from its face as well as from its number: the tile's own outline
+    (and its jitters) is enrolled beside the number proposals, in a group of its own (the
+    gate's calibration leaves a crop's own group out)."""
+    layout = synth_unseen.layout_scene("rummikub", ["b7"], 1, np.random.default_rng(3))
+    (quad,) = enrol_layout.outlines(layout.image)
+    groups: tuple[list[int], list[int]] = ([], [])
+    found = enrol_layout.tile_crops(
+        layout.image, quad, (32, 48), lambda b: np.zeros(len(b), np.float32), groups=groups
+    )
+    outline = crops(layout.image, [quad], (32, 48))[0]
+    assert any(np.array_equal(c, outline) for c in found)
+    assert len(groups[0]) == len(found)
+    own = len(enrol_layout.TILE_PATCH_HEIGHTS)
+    assert groups[0].count(own) == 1 + enrol_layout.JITTERS
+    assert len(found) > 1 + enrol_layout.JITTERS  # the number proposals are there too
