@@ -17,10 +17,10 @@ from vision.reader import TableReader
 SCENES = range(1, 5)
 
 
-def _enrol(reader: TableReader, **options: object) -> DeckProfile:
+def _enrol(reader: TableReader, layout_seed: int = 7, **options: object) -> DeckProfile:
     order = deck_order(reader.game)
     cols, rows = default_grid(len(order))
-    layout = synth_unseen.layout_scene(reader.game, order, cols, np.random.default_rng(7))
+    layout = synth_unseen.layout_scene(reader.game, order, cols, np.random.default_rng(layout_seed))
     session = Enrolment(reader, "test", order, cols, rows)
     for name, value in options.items():
         setattr(session, name, value)
@@ -158,12 +158,7 @@ def test_shape_features_name_star_jokers_the_embedding_squashes(
     framed as the tile lies are the framing the tile's enrolled outline matches: with it,
     17 and 15 of 41.)"""
     monkeypatch.setattr(enrol_layout, "OUTLINE_TOO", False)
-    order = deck_order("rummikub")
-    cols, rows = default_grid(len(order))
-    layout = synth_unseen.layout_scene("rummikub", order, cols, np.random.default_rng(11))
-    session = Enrolment(tiles, "test", order, cols, rows)
-    session.capture(1, layout.image)
-    profile = session.profile()
+    profile = _enrol(tiles, layout_seed=11)
     assert profile.shapes is not None
     batch, labels = [], []
     for seed in range(60_000, 60_020):
@@ -217,12 +212,7 @@ def test_a_tiles_framings_name_it_together(tiles: TableReader) -> None:
     a warm light that framing's nearest example of a teal number can be the charcoal one,
     while the tile's other framings read it right (vision.pooled_reads). Development layout
     and seeds, apart from the benchmark's: 12 scenes read 281 of 312 pooled, 277 not."""
-    order = deck_order("rummikub")
-    cols, rows = default_grid(len(order))
-    layout = synth_unseen.layout_scene("rummikub", order, cols, np.random.default_rng(11))
-    session = Enrolment(tiles, "test", order, cols, rows)
-    session.capture(1, layout.image)
-    profile = session.profile()
+    profile = _enrol(tiles, layout_seed=11)
     scenes = range(8_600_000, 8_600_012)
     tiles.pool = False
     try:
