@@ -252,3 +252,12 @@ def test_shapes_and_inks_are_stored_and_kept_by_a_second_pass(tmp_path: Path) ->
     meta_path.write_text(json.dumps({**meta, "shape_columns": 20}))
     with pytest.raises(enroll.EnrolError, match="damaged: 2 ink and 20 shape columns"):
         enroll.DeckProfile.load("cards", "d", tmp_path)
+
+
+def test_doubtful_cards_are_stored_and_kept_when_passes_merge(tmp_path: Path) -> None:
+    e = np.eye(3, dtype=np.float32)
+    first = enroll.DeckProfile("rummikub", "d", "m", ["CJ", "k4", "none"], e, doubtful=["CJ"])
+    first.save(tmp_path)
+    assert enroll.DeckProfile.load("rummikub", "d", tmp_path).doubtful == ["CJ"]
+    second = enroll.DeckProfile("rummikub", "d", "m", ["MJ", "CJ", "k4"], e, doubtful=["MJ", "CJ"])
+    assert first.extended(second).doubtful == ["CJ", "MJ"]

@@ -349,4 +349,5 @@ class Enrolment:
             inks=ink_colour(np.stack(self.crops + clutter)) if self.inks else None,
             object_threshold=threshold,
             shapes=shapes,
+            doubtful=list(self.doubtful),
         )

@@ -126,6 +126,10 @@ class DeckProfile:
     # Each example's ``shape`` features (N x d, :mod:`vision.model_outputs`), for naming;
     # ``None``: a model without that output, or a profile made before it.
     shapes: NDArray[np.float32] | None = None
+    # The cards this profile's own gate takes for clutter on most of their enrolled crops
+    # (:func:`doubtful_cards`): a read names one where several framings of it agree
+    # (:mod:`vision.doubtful_reads`).
+    doubtful: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.embeddings = _normalise(self.embeddings)
@@ -280,6 +284,8 @@ class DeckProfile:
             both(self.inks, other.inks),
             object_threshold=self.object_threshold,
             shapes=both(self.shapes, other.shapes),
+            # Doubtful in either pass: the merged profile keeps the first pass's gate.
+            doubtful=list(dict.fromkeys([*self.doubtful, *other.doubtful])),
         )
 
     def model_prior(
@@ -325,6 +331,7 @@ class DeckProfile:
             "ink_columns": 0 if self.inks is None else 2,
             "shape_columns": 0 if self.shapes is None else int(self.shapes.shape[1]),
             "object_threshold": self.object_threshold,
+            "doubtful": self.doubtful,
         }
         tmp = path.with_suffix(".json.tmp")
         tmp.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
@@ -371,6 +378,7 @@ class DeckProfile:
                 inks,
                 None if threshold is None else float(threshold),
                 shapes,
+                [str(x) for x in meta.get("doubtful", [])],
             )
         except (OSError, KeyError, ValueError, TypeError) as exc:
             if isinstance(exc, EnrolError):

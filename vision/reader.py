@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision import card_mates, card_pips, detect, pooled_reads, tile_rows, tile_size
+from vision import card_mates, card_pips, detect, doubtful_reads, pooled_reads, tile_rows, tile_size
 from vision.crops import crops, reframed, scaled
 from vision.grouping import group_sets
 from vision.labels import NONE
@@ -304,7 +304,8 @@ class TableReader:
         # tile_size: a tile framed far smaller than its neighbours takes their size.
         self.tile_sizes = self.kind == "tiles" if tile_sizes is None else tile_sizes
         # Tiles with a deck profile: a tile's overlapping reads name it together
-        # (pooled_reads.pool_names).
+        # (pooled_reads.pool_names), and agreeing framings read a doubtful card
+        # (doubtful_reads.agreeing_framings).
         self.pool = True
         w, h = self.recogniser.spec.crop
         # Warm-up: the first inference and OpenCV's first colour conversions are slow.
@@ -777,6 +778,8 @@ class TableReader:
             quads, reads = self._reframe(image, quads, reads)
         if self.kind == "tiles" and self.profile is None and TILE_LOOKS:
             reads = self._look_again(image, quads, reads, floor)
+        if self.kind == "tiles" and self.profile is not None and self.pool:
+            reads = doubtful_reads.agreeing_framings(quads, reads, self.profile.doubtful)
         keep = [i for i, r in enumerate(reads) if r.label != NONE and r.confidence >= floor]
         t3 = time.perf_counter()
         ranks = [self._rank(reads[i]) for i in keep]
