@@ -256,8 +256,27 @@ def test_shapes_and_inks_are_stored_and_kept_by_a_second_pass(tmp_path: Path) ->
 
 def test_doubtful_cards_are_stored_and_kept_when_passes_merge(tmp_path: Path) -> None:
     e = np.eye(3, dtype=np.float32)
-    first = enroll.DeckProfile("rummikub", "d", "m", ["CJ", "k4", "none"], e, doubtful=["CJ"])
+    labels = ["CJ", "k4", "none"]
+    first = enroll.DeckProfile("rummikub", "d", "m", labels, e, doubtful=["CJ"], agreeable=["CJ"])
     first.save(tmp_path)
-    assert enroll.DeckProfile.load("rummikub", "d", tmp_path).doubtful == ["CJ"]
-    second = enroll.DeckProfile("rummikub", "d", "m", ["MJ", "CJ", "k4"], e, doubtful=["MJ", "CJ"])
-    assert first.extended(second).doubtful == ["CJ", "MJ"]
+    back = enroll.DeckProfile.load("rummikub", "d", tmp_path)
+    assert back.doubtful == ["CJ"] and back.agreeable == ["CJ"]
+    second = enroll.DeckProfile(
+        "rummikub", "d", "m", ["MJ", "CJ", "k4"], e, doubtful=["MJ", "CJ"], agreeable=["MJ"]
+    )
+    both = first.extended(second)
+    # Doubtful in either pass; agreeable only where no pass found it a clutter magnet.
+    assert both.doubtful == ["CJ", "MJ"] and both.agreeable == []
+
+
+def test_clutter_magnets_are_the_cards_the_clutter_lies_nearest() -> None:
+    rng = np.random.default_rng(0)
+    cards = np.eye(4, 8, dtype=np.float32)  # four cards, one example each
+    # 20 clutter crops: 12 nearest card 0, 6 nearest card 1, 2 nearest card 2.
+    owner = [0] * 12 + [1] * 6 + [2] * 2
+    clutter = cards[owner] + rng.normal(0, 0.05, (20, 8)).astype(np.float32)
+    emb = np.concatenate([cards, clutter])
+    labels = ["MJ", "CJ", "k4", "k5"] + ["none"] * 20
+    assert enroll.clutter_magnets(emb, labels, 0.25) == ["MJ", "CJ"]
+    assert enroll.clutter_magnets(emb, labels, 0.5) == ["MJ"]
+    assert enroll.clutter_magnets(emb[:4], labels[:4]) == []  # no clutter examples

@@ -27,6 +27,7 @@ from vision.enroll import (
     DeckProfile,
     EnrolError,
     _normalise,
+    clutter_magnets,
     doubtful_cards,
     gate_threshold,
     ink_colour,
@@ -350,4 +351,5 @@ class Enrolment:
             object_threshold=threshold,
             shapes=shapes,
             doubtful=list(self.doubtful),
+            agreeable=[c for c in self.doubtful if c not in clutter_magnets(emb, labels)],
         )

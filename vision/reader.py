@@ -779,7 +779,7 @@ class TableReader:
         if self.kind == "tiles" and self.profile is None and TILE_LOOKS:
             reads = self._look_again(image, quads, reads, floor)
         if self.kind == "tiles" and self.profile is not None and self.pool:
-            reads = doubtful_reads.agreeing_framings(quads, reads, self.profile.doubtful)
+            reads = doubtful_reads.agreeing_framings(quads, reads, self.profile.agreeable)
         keep = [i for i, r in enumerate(reads) if r.label != NONE and r.confidence >= floor]
         t3 = time.perf_counter()
         ranks = [self._rank(reads[i]) for i in keep]
