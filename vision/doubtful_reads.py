@@ -22,9 +22,10 @@ from vision.matching import same_object
 from vision.recognise import Read
 
 # Development layouts 8, 9 and 11-15, seeds 8 600 000+ (ten sets of 30 scenes, about 8,300
-# tiles), right / spurious against reading without: three framings at 0.6, +73 / +14; at
-# 0.5, layouts 8 and 13 +17 / +135 and +13 / +8 (a joker that the table's clutter lies
-# nearest, MJ on layout 8, named from the cloth); two framings at 0.5, layout 11 +13 / 0.
+# tiles), right / spurious against reading without: three framings at 0.6, +72 / +5 (with
+# enroll.MAGNET_SHARE; +73 / +11 without it); at 0.5, layouts 8 and 13 +17 / +135 and
+# +13 / +8 (a joker that the table's clutter lies nearest, MJ on layout 8, named from the
+# cloth); two framings at 0.5, layout 11 +13 / 0.
 AGREEING_FRAMINGS = 3
 AGREEING_LEAST = 0.6
 
