@@ -265,8 +265,11 @@ def test_doubtful_cards_are_stored_and_kept_when_passes_merge(tmp_path: Path) ->
         "rummikub", "d", "m", ["MJ", "CJ", "k4"], e, doubtful=["MJ", "CJ"], agreeable=["MJ"]
     )
     both = first.extended(second)
-    # Doubtful in either pass; agreeable only where no pass found it a clutter magnet.
-    assert both.doubtful == ["CJ", "MJ"] and both.agreeable == []
+    # Doubtful in either pass; agreeable only where no pass that doubted it found it a
+    # clutter magnet (the second found CJ one).
+    assert both.doubtful == ["CJ", "MJ"] and both.agreeable == ["MJ"]
+    assert second.extended(first).agreeable == ["MJ"]
+    assert first.extended(first).agreeable == ["CJ"]
 
 
 def test_clutter_magnets_are_the_cards_the_clutter_lies_nearest() -> None:

@@ -127,11 +127,11 @@ class DeckProfile:
     # ``None``: a model without that output, or a profile made before it.
     shapes: NDArray[np.float32] | None = None
     # The cards this profile's own gate takes for clutter on most of their enrolled crops
-    # (:func:`doubtful_cards`): a read names one where several framings of it agree
-    # (:mod:`vision.doubtful_reads`).
+    # (:func:`doubtful_cards`), named to the player after enrolling.
     doubtful: list[str] = field(default_factory=list)
-    # Of those, the ones a read may take from agreeing framings: not a card the deck's own
-    # clutter lies nearest to often (:func:`clutter_magnets`), where the table's would too.
+    # Of those, the ones a read takes where several framings of one object agree on it
+    # (:mod:`vision.doubtful_reads`): not a card the deck's own clutter lies nearest to
+    # often (:func:`clutter_magnets`), where the table's clutter would too.
     agreeable: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -287,10 +287,13 @@ class DeckProfile:
             both(self.inks, other.inks),
             object_threshold=self.object_threshold,
             shapes=both(self.shapes, other.shapes),
-            # Doubtful in either pass: the merged profile keeps the first pass's gate.
+            # Doubtful in either pass (the merged profile keeps the first pass's gate), and
+            # agreeable unless a pass that doubted it found it a clutter magnet.
             doubtful=list(dict.fromkeys([*self.doubtful, *other.doubtful])),
             agreeable=[
-                c for c in self.agreeable if c in other.agreeable or c not in other.doubtful
+                c
+                for c in dict.fromkeys([*self.doubtful, *other.doubtful])
+                if all(c in p.agreeable or c not in p.doubtful for p in (self, other))
             ],
         )
 
