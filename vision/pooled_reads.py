@@ -40,14 +40,25 @@ def pool_names(
     A kept read whose group agrees with it, or that stands alone, is unchanged.
     """
     out = list(reads)
-    by_rank = sorted(chosen, key=lambda j: -ranks[j])
-    groups: dict[int, list[int]] = {j: [j] for j in chosen}
+    by_rank = np.array(sorted(chosen, key=lambda j: -ranks[j]), int)
+    groups: dict[int, list[int]] = {int(j): [int(j)] for j in chosen}
+    if len(by_rank) == 0:
+        return out
+    # same_object asks each centre to lie inside the other quad grown by a tenth, so centres
+    # further apart than that reach are never one object: hundreds of reads a frame meet
+    # tens of kept ones, and the polygon tests are the cost.
+    framed = np.asarray([quads[k] for k in keep], np.float64)
+    centres = framed.mean(axis=1)
+    reach = 1.1 * np.linalg.norm(framed - centres[:, None], axis=2).max(axis=1) + 1.0
     for j in range(len(keep)):
         if j in groups:
             continue
-        for c in by_rank:
+        near = np.linalg.norm(centres[by_rank] - centres[j], axis=1) <= np.minimum(
+            reach[by_rank], reach[j]
+        )
+        for c in by_rank[near]:
             if same_object(quads[keep[j]], quads[keep[c]]):
-                groups[c].append(j)
+                groups[int(c)].append(j)
                 break
     for c, members in groups.items():
         if len(members) < 2:
