@@ -305,10 +305,11 @@ def tile_crops(
 ) -> list[npt.NDArray[np.uint8]]:
     """A tile as recogniser crops: the detector's proposals on the tile, looked at upright at
     the sizes tiles have in play photos (the detector frames a tile from its face, or from
-    its number's size, which then sits in the middle), the most object-like first.
-    ``negatives``, when given, collects the most object-like proposals on the tile that a
-    read would not count as the tile (a maker's bar, one star of a double joker, a number
-    framed sideways): this deck's clutter. ``groups``: as for :func:`card_index_crops`."""
+    its number's size, which then sits in the middle), the most object-like first, then the
+    tile's own outline (:data:`OUTLINE_TOO`). ``negatives``, when given, collects the most
+    object-like proposals on the tile that a read would not count as the tile (a maker's
+    bar, one star of a double joker, a number framed sideways): this deck's clutter.
+    ``groups``: as for :func:`card_index_crops`."""
     out: list[npt.NDArray[np.uint8]] = []
     for size_index, height in enumerate(TILE_PATCH_HEIGHTS):
         before = (len(out), len(negatives) if negatives is not None else 0)
