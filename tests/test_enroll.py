@@ -272,6 +272,23 @@ def test_doubtful_cards_are_stored_and_kept_when_passes_merge(tmp_path: Path) ->
     assert first.extended(first).agreeable == ["CJ"]
 
 
+def test_a_tile_decks_bar_is_stored_and_kept_when_passes_merge(tmp_path: Path) -> None:
+    e = np.eye(3, dtype=np.float32)
+    labels = ["b6", "b9", "none"]
+    marked = enroll.DeckProfile("rummikub", "d", "m", labels, e, mark=(1.6, 0.9))
+    marked.save(tmp_path)
+    assert enroll.DeckProfile.load("rummikub", "d", tmp_path).mark == (1.6, 0.9)
+    plain = enroll.DeckProfile("rummikub", "d", "m", labels, e)
+    assert plain.extended(marked).mark == (1.6, 0.9)
+    assert marked.extended(plain).mark == (1.6, 0.9)
+    plain.save(tmp_path)
+    assert enroll.DeckProfile.load("rummikub", "d", tmp_path).mark is None
+    meta_path = tmp_path / "decks" / "rummikub" / "d.json"
+    meta_path.write_text(json.dumps({**json.loads(meta_path.read_text()), "mark": [1.6]}))
+    with pytest.raises(enroll.EnrolError, match=r"damaged: its mark \[1.6\] is not two numbers"):
+        enroll.DeckProfile.load("rummikub", "d", tmp_path)
+
+
 def test_clutter_magnets_are_the_cards_the_clutter_lies_nearest() -> None:
     rng = np.random.default_rng(0)
     cards = np.eye(4, 8, dtype=np.float32)  # four cards, one example each

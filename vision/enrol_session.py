@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from vision import enrol_layout
+from vision import enrol_layout, turn_marks
 from vision.crops import crop
 from vision.enroll import (
     GATE_POINT,
@@ -120,6 +120,15 @@ def embed_in_chunks(
     )
 
 
+def _mark(marks: Sequence[turn_marks.Mark | None]) -> turn_marks.Mark | None:
+    """The deck's bar from its views': their median where most views found one."""
+    found = [m for m in marks if m is not None]
+    if not found or len(found) < len(marks) / 2:
+        return None
+    along, length = (float(v) for v in np.median(np.array(found), axis=0))
+    return along, length
+
+
 class Enrolment:
     """Enrol one deck for ``reader``'s game: ``order`` is every card once, in notation order;
     ``cols`` x ``rows`` is the grid per view (``cols=rows=1``: one card per capture)."""
@@ -153,6 +162,8 @@ class Enrolment:
         # After profile(): the cards its calibrated gate takes for clutter on most of their own
         # enrolled crops (vision.enroll.doubtful_cards), which a read will likely miss.
         self.doubtful: list[str] = []
+        # Tiles: per view, where the deck prints its bar under the number (turn_marks).
+        self.marks: dict[int, turn_marks.Mark | None] = {}
 
     def plan(self) -> list[list[list[str]]]:
         """Per view, its rows of tokens: what the player lays out, top row first."""
@@ -189,10 +200,12 @@ class Enrolment:
         clutter: list[npt.NDArray[np.uint8]] = []
         view_groups: list[tuple[str, int]] = []
         clutter_groups: list[tuple[str, int]] = []
+        placed: dict[tuple[int, int], list[enrol_layout.Placed]] = {}
         for k, token in enumerate(expected):
             row, col = divmod(k, self.cols)
             where = "the capture" if one else _where(view, row, col, n_views)
             here = by_cell.pop((row, col), [])
+            placed[(row, col)] = here
             if not here:
                 result.problems.append(f"{where}: nothing found; lay out {token} there")
                 continue
@@ -252,6 +265,13 @@ class Enrolment:
                 f"{_where(view, row, col, n_views)}: {what} ({len(extra)}) outside the plan; "
                 "remove it"
             )
+        if self.reader.kind == "tiles":
+            numbered = [
+                here[0].quad
+                for (row, col), here in placed.items()
+                if len(here) == 1 and expected[row * self.cols + col][1:].isdigit()
+            ]
+            self.marks[view] = turn_marks.deck_mark(image, numbered)
         # Replace any earlier capture of this view.
         keep = [i for i, lab in enumerate(self.labels) if lab not in set(expected)]
         self.labels = [self.labels[i] for i in keep] + view_labels
@@ -352,4 +372,5 @@ class Enrolment:
             shapes=shapes,
             doubtful=list(self.doubtful),
             agreeable=[c for c in self.doubtful if c not in clutter_magnets(emb, labels)],
+            mark=_mark([m for _, m in sorted(self.marks.items())]),
         )

@@ -133,6 +133,10 @@ class DeckProfile:
     # (:mod:`vision.doubtful_reads`): not a card the deck's own clutter lies nearest to
     # often (:func:`clutter_magnets`), where the table's clutter would too.
     agreeable: list[str] = field(default_factory=list)
+    # Tiles: where the deck prints the bar under its numbers ((distance below the number's
+    # centre, length), in number heights; :func:`vision.turn_marks.deck_mark`), which tells a
+    # read 6 from a 9; ``None``: not measured, or no bar.
+    mark: tuple[float, float] | None = None
 
     def __post_init__(self) -> None:
         self.embeddings = _normalise(self.embeddings)
@@ -295,6 +299,7 @@ class DeckProfile:
                 for c in dict.fromkeys([*self.doubtful, *other.doubtful])
                 if all(c in p.agreeable or c not in p.doubtful for p in (self, other))
             ],
+            mark=self.mark if self.mark is not None else other.mark,
         )
 
     def model_prior(
@@ -342,6 +347,7 @@ class DeckProfile:
             "object_threshold": self.object_threshold,
             "doubtful": self.doubtful,
             "agreeable": self.agreeable,
+            "mark": None if self.mark is None else list(self.mark),
         }
         tmp = path.with_suffix(".json.tmp")
         tmp.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
@@ -373,6 +379,11 @@ class DeckProfile:
             inks = emb[:, -ink_columns:] if ink_columns else None
             emb = emb[:, : emb.shape[1] - ink_columns]
             threshold = meta.get("object_threshold")
+            mark = meta.get("mark")
+            if mark is not None and (not isinstance(mark, list) or len(mark) != 2):
+                raise EnrolError(
+                    f"deck profile {path} is damaged: its mark {mark!r} is not two numbers"
+                )
             return cls(
                 str(meta["game"]),
                 str(meta["deck"]),
@@ -390,6 +401,7 @@ class DeckProfile:
                 shapes,
                 [str(x) for x in meta.get("doubtful", [])],
                 [str(x) for x in meta.get("agreeable", [])],
+                None if mark is None else (float(mark[0]), float(mark[1])),
             )
         except (OSError, KeyError, ValueError, TypeError) as exc:
             if isinstance(exc, EnrolError):

@@ -16,7 +16,16 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision import card_mates, card_pips, detect, doubtful_reads, pooled_reads, tile_rows, tile_size
+from vision import (
+    card_mates,
+    card_pips,
+    detect,
+    doubtful_reads,
+    pooled_reads,
+    tile_rows,
+    tile_size,
+    turn_marks,
+)
 from vision.crops import crops, reframed, scaled
 from vision.grouping import group_sets
 from vision.labels import NONE
@@ -757,6 +766,25 @@ class TableReader:
             return read.overlap_rank
         return read.confidence * (1.0 - read.p_none)
 
+    def _turned_twins(
+        self, image: Image, objects: list[Found], mark: tuple[float, float]
+    ) -> list[Found]:
+        """A 6 and a 9 read for each other put right by the deck's bar (turn_marks): the
+        label and its twin trade places in the alternatives too."""
+        assert self.profile is not None
+        labels = turn_marks.turned_labels(
+            image, [o.label for o in objects], [o.quad for o in objects], mark, self.profile.cards
+        )
+        out = []
+        for o, label in zip(objects, labels, strict=True):
+            if label != o.label:
+                swap = {label: o.label, o.label: label}
+                o = replace(
+                    o, label=label, alternatives=[(swap.get(a, a), p) for a, p in o.alternatives]
+                )
+            out.append(o)
+        return out
+
     def read(self, image: Image) -> Reading:
         if self.game in _OWN_READER:
             from vision import read_fcc
@@ -813,6 +841,8 @@ class TableReader:
         ]
         if self.kind == "tiles":
             objects += self._in_row_gaps(image, objects, spent)
+        if self.kind == "tiles" and self.profile is not None and self.profile.mark is not None:
+            objects = self._turned_twins(image, objects, self.profile.mark)
         if self.kind == "tiles" and self.tile_sizes:
             sized = tile_size.to_neighbours_size([o.quad for o in objects])
             objects = [replace(o, quad=q) for o, q in zip(objects, sized, strict=True)]
