@@ -82,3 +82,20 @@ def test_only_a_read_6_or_9_whose_twin_is_enrolled_is_turned(layout: Layout) -> 
 def test_twins_are_the_6_and_the_9_of_one_colour() -> None:
     assert turn_marks.twin("o6") == "o9" and turn_marks.twin("k9") == "k6"
     assert turn_marks.twin("b8") is None and turn_marks.twin("CJ") is None
+
+
+def test_a_neighbouring_tiles_edge_is_not_a_bar(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Beside a number in a row, the next tile's edge is thin and long, and lies across the
+    line to it, as a bar does; it is not on the number's own axis. A table scene of the
+    unseen deck (development seed): every 6 and 9 on it named right or left undecided, and
+    the charcoal 9 beside a neighbour's edge named only with the axis test."""
+    scene = synth_unseen.scene("rummikub", np.random.default_rng(8_600_005))
+    mark = (1.65, 0.9)
+    twins = [t for t in scene.truths if t.label[1:] in ("6", "9")]
+    seen = [turn_marks.number_seen(scene.image, t.quad, mark) for t in twins]
+    assert all(v in (None, t.label[1:]) for v, t in zip(seen, twins, strict=True))
+    assert seen.count(None) <= 1
+    beside = twins[-1]
+    assert beside.label == "k9" and seen[-1] == "9"
+    monkeypatch.setattr(turn_marks, "BAR_ON_AXIS", 0.0)
+    assert turn_marks.number_seen(scene.image, beside.quad, mark) is None
