@@ -289,6 +289,37 @@ def test_a_tile_decks_bar_is_stored_and_kept_when_passes_merge(tmp_path: Path) -
         enroll.DeckProfile.load("rummikub", "d", tmp_path)
 
 
+def test_a_tile_decks_face_thumbnails_are_stored_and_merged(tmp_path: Path) -> None:
+    e = np.eye(3, dtype=np.float32)
+    labels = ["CJ", "k4", "none"]
+    faces = np.eye(4, 6, dtype=np.float32)
+    first = enroll.DeckProfile(
+        "rummikub", "d", "m", labels, e, faces=faces, face_labels=["CJ", "CJ", "k4", "k4"]
+    )
+    first.save(tmp_path)
+    back = enroll.DeckProfile.load("rummikub", "d", tmp_path)
+    assert back.faces is not None and np.array_equal(back.faces, faces)
+    assert back.face_labels == ["CJ", "CJ", "k4", "k4"]
+    plain = enroll.DeckProfile("rummikub", "d", "m", labels, e)
+    assert plain.extended(first).face_labels == ["CJ", "CJ", "k4", "k4"]
+    both = first.extended(first)
+    assert both.faces is not None and len(both.faces) == len(both.face_labels) == 8
+    with pytest.raises(enroll.EnrolError, match="one label per face thumbnail"):
+        enroll.DeckProfile("rummikub", "d", "m", labels, e, faces=faces, face_labels=["CJ"])
+    # Stored again without faces: the old thumbnails do not linger beside it.
+    plain.save(tmp_path)
+    assert enroll.DeckProfile.load("rummikub", "d", tmp_path).faces is None
+    assert not (tmp_path / "decks" / "rummikub" / "d.faces.npy").exists()
+    first.save(tmp_path)
+    meta_path = tmp_path / "decks" / "rummikub" / "d.json"
+    meta = json.loads(meta_path.read_text())
+    meta_path.write_text(json.dumps({**meta, "face_labels": ["CJ"]}))
+    with pytest.raises(enroll.EnrolError, match="damaged: 1 face labels"):
+        enroll.DeckProfile.load("rummikub", "d", tmp_path)
+    enroll.remove_deck("rummikub", "d", tmp_path)
+    assert list((tmp_path / "decks" / "rummikub").iterdir()) == []
+
+
 def test_clutter_magnets_are_the_cards_the_clutter_lies_nearest() -> None:
     rng = np.random.default_rng(0)
     cards = np.eye(4, 8, dtype=np.float32)  # four cards, one example each

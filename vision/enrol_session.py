@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from vision import enrol_layout, turn_marks
+from vision import enrol_layout, joker_faces, turn_marks
 from vision.crops import crop
 from vision.enroll import (
     GATE_POINT,
@@ -164,6 +164,8 @@ class Enrolment:
         self.doubtful: list[str] = []
         # Tiles: per view, where the deck prints its bar under the number (turn_marks).
         self.marks: dict[int, turn_marks.Mark | None] = {}
+        # Tiles: each enrolled tile's whole face as thumbnails (joker_faces), label by label.
+        self.faces: dict[str, npt.NDArray[np.float32]] = {}
 
     def plan(self) -> list[list[list[str]]]:
         """Per view, its rows of tokens: what the player lays out, top row first."""
@@ -272,6 +274,12 @@ class Enrolment:
                 if len(here) == 1 and expected[row * self.cols + col][1:].isdigit()
             ]
             self.marks[view] = turn_marks.deck_mark(image, numbered)
+            for token in expected:
+                self.faces.pop(token, None)
+            for (row, col), here in placed.items():
+                token = expected[row * self.cols + col]
+                if len(here) == 1 and token in result.placed:
+                    self.faces[token] = joker_faces.thumbnails(image, here[0].quad)
         # Replace any earlier capture of this view.
         keep = [i for i, lab in enumerate(self.labels) if lab not in set(expected)]
         self.labels = [self.labels[i] for i in keep] + view_labels
@@ -373,4 +381,6 @@ class Enrolment:
             doubtful=list(self.doubtful),
             agreeable=[c for c in self.doubtful if c not in clutter_magnets(emb, labels)],
             mark=_mark([m for _, m in sorted(self.marks.items())]),
+            faces=np.concatenate(list(self.faces.values())) if self.faces else None,
+            face_labels=[t for t, f in self.faces.items() for _ in range(len(f))],
         )

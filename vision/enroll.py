@@ -137,6 +137,11 @@ class DeckProfile:
     # centre, length), in number heights; :func:`vision.turn_marks.deck_mark`), which tells a
     # read 6 from a 9; ``None``: not measured, or no bar.
     mark: tuple[float, float] | None = None
+    # Tiles: every enrolled tile's whole face as thumbnails (:func:`pixel_embed`, unit
+    # length, one label each in ``face_labels``), which find jokers the recogniser's frames
+    # miss (:mod:`vision.joker_faces`); ``None``: not enrolled so.
+    faces: NDArray[np.float32] | None = None
+    face_labels: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.embeddings = _normalise(self.embeddings)
@@ -148,6 +153,8 @@ class DeckProfile:
             if len(self.shapes) != len(self.labels):
                 raise EnrolError("a profile needs one set of shape features per embedding")
             self.shapes = _normalise(self.shapes)
+        if self.faces is not None and len(self.faces) != len(self.face_labels):
+            raise EnrolError("a profile needs one label per face thumbnail")
 
     @property
     def cards(self) -> list[str]:
@@ -277,6 +284,8 @@ class DeckProfile:
         def both(a: NDArray[np.float32] | None, b: NDArray[np.float32] | None) -> Any:
             return None if a is None or b is None else np.concatenate([a, b])
 
+        passes = (self, other)
+
         return DeckProfile(
             self.game,
             self.deck,
@@ -300,6 +309,11 @@ class DeckProfile:
                 if all(c in p.agreeable or c not in p.doubtful for p in (self, other))
             ],
             mark=self.mark if self.mark is not None else other.mark,
+            # Face thumbnails from whichever passes took them.
+            faces=np.concatenate(thumbs)
+            if (thumbs := [p.faces for p in passes if p.faces is not None])
+            else None,
+            face_labels=[x for p in passes if p.faces is not None for x in p.face_labels],
         )
 
     def model_prior(
@@ -332,6 +346,11 @@ class DeckProfile:
             [self.embeddings, *(x for x in (self.inks, self.shapes) if x is not None)]
         )
         np.save(path.with_suffix(".npy"), stored)
+        faces = path.with_suffix(".faces.npy")
+        if self.faces is not None:
+            np.save(faces, self.faces)
+        else:
+            faces.unlink(missing_ok=True)
         meta = {
             "version": FORMAT_VERSION,
             "game": self.game,
@@ -348,6 +367,7 @@ class DeckProfile:
             "doubtful": self.doubtful,
             "agreeable": self.agreeable,
             "mark": None if self.mark is None else list(self.mark),
+            "face_labels": self.face_labels if self.faces is not None else None,
         }
         tmp = path.with_suffix(".json.tmp")
         tmp.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
@@ -379,6 +399,15 @@ class DeckProfile:
             inks = emb[:, -ink_columns:] if ink_columns else None
             emb = emb[:, : emb.shape[1] - ink_columns]
             threshold = meta.get("object_threshold")
+            face_labels = meta.get("face_labels")
+            faces = None
+            if face_labels is not None:
+                faces = np.load(path.with_suffix(".faces.npy"))
+                if faces.ndim != 2 or len(faces) != len(face_labels):
+                    raise EnrolError(
+                        f"deck profile {path} is damaged: {len(face_labels)} face labels for "
+                        f"face thumbnails of shape {faces.shape}; enrol the deck again"
+                    )
             mark = meta.get("mark")
             if mark is not None and (not isinstance(mark, list) or len(mark) != 2):
                 raise EnrolError(
@@ -402,6 +431,8 @@ class DeckProfile:
                 [str(x) for x in meta.get("doubtful", [])],
                 [str(x) for x in meta.get("agreeable", [])],
                 None if mark is None else (float(mark[0]), float(mark[1])),
+                faces,
+                [str(x) for x in face_labels or []],
             )
         except (OSError, KeyError, ValueError, TypeError) as exc:
             if isinstance(exc, EnrolError):
@@ -587,6 +618,7 @@ def remove_deck(game: str, deck: str, root: str | Path | None = None) -> Path:
     if not path.is_file():
         raise EnrolError(f"no enrolled deck {deck!r} for {game} (looked in {path})")
     path.with_suffix(".npy").unlink(missing_ok=True)
+    path.with_suffix(".faces.npy").unlink(missing_ok=True)
     path.unlink()
     return path
 

@@ -21,6 +21,7 @@ from vision import (
     card_pips,
     detect,
     doubtful_reads,
+    joker_faces,
     pooled_reads,
     tile_rows,
     tile_size,
@@ -843,6 +844,13 @@ class TableReader:
             objects += self._in_row_gaps(image, objects, spent)
         if self.kind == "tiles" and self.profile is not None and self.profile.mark is not None:
             objects = self._turned_twins(image, objects, self.profile.mark)
+        if self.kind == "tiles" and self.profile is not None and self.profile.faces is not None:
+            found = joker_faces.jokers(
+                image, [o.quad for o in objects], self.profile.faces, self.profile.face_labels
+            )
+            faces = [quad for *_, quad in found]
+            objects = [o for o in objects if not any(joker_faces.within(o.quad, f) for f in faces)]
+            objects += [Found(label, p, quad, alts) for label, p, alts, quad in found]
         if self.kind == "tiles" and self.tile_sizes:
             sized = tile_size.to_neighbours_size([o.quad for o in objects])
             objects = [replace(o, quad=q) for o, q in zip(objects, sized, strict=True)]

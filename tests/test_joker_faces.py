@@ -1,0 +1,74 @@
+"""Jokers found by their whole face (vision.joker_faces)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from host.cli.enroll import deck_order, default_grid
+from vision import joker_faces, synth_unseen
+from vision.matching import same_object
+
+ORDER = deck_order("rummikub")
+JOKERS = {t for t in ORDER if joker_faces.is_joker(t)}
+
+
+def _layout(seed: int) -> synth_unseen.Layout:
+    cols, _ = default_grid(len(ORDER))
+    return synth_unseen.layout_scene("rummikub", ORDER, cols, np.random.default_rng(seed))
+
+
+@pytest.fixture(scope="module")
+def enrolled() -> tuple[np.ndarray, list[str]]:
+    """The unseen tile deck's faces as enrolment keeps them (development layout 11)."""
+    layout = _layout(11)
+    thumbs = [(t.label, joker_faces.thumbnails(layout.image, t.quad)) for t in layout.truths]
+    return np.concatenate([f for _, f in thumbs]), [x for x, f in thumbs for _ in range(len(f))]
+
+
+def test_a_faces_thumbnails_are_its_outline_and_jitters_both_ways_up(
+    enrolled: tuple[np.ndarray, list[str]],
+) -> None:
+    faces, labels = enrolled
+    assert len(faces) == len(labels) == len(ORDER) * 2 * 5
+    assert np.allclose(np.linalg.norm(faces, axis=1), 1.0, atol=1e-5)
+
+
+def test_the_jokers_of_another_layout_are_found_by_their_faces_and_no_number_is(
+    enrolled: tuple[np.ndarray, list[str]],
+) -> None:
+    """Another photo of the deck laid out (layout 12: other light, tilt and table), nothing
+    read on it: every joker is found where it lies, named right, and no numbered tile is
+    taken for one."""
+    faces, labels = enrolled
+    table = _layout(12)
+    found = joker_faces.jokers(table.image, [], faces, labels)
+    named = {}
+    for label, p, alts, quad in found:
+        (truth,) = [t.label for t in table.truths if same_object(quad, t.quad)]
+        named[truth] = label
+        assert 0.0 < p <= 1.0 and alts[0][0] == label
+    assert named == {j: j for j in JOKERS}
+
+
+def test_a_face_already_read_is_left_alone(enrolled: tuple[np.ndarray, list[str]]) -> None:
+    faces, labels = enrolled
+    table = _layout(12)
+    read = [t.quad for t in table.truths if t.label in ("CJ", "MJ")]
+    found = {label for label, *_ in joker_faces.jokers(table.image, read, faces, labels)}
+    assert found == JOKERS - {"CJ", "MJ"}
+
+
+def test_a_deck_without_jokers_enrolled_finds_none(enrolled: tuple[np.ndarray, list[str]]) -> None:
+    faces, labels = enrolled
+    numbers = [k for k, x in enumerate(labels) if x not in JOKERS]
+    table = _layout(12)
+    assert joker_faces.jokers(table.image, [], faces[numbers], [labels[k] for k in numbers]) == []
+
+
+def test_a_read_on_a_jokers_face_is_part_of_it() -> None:
+    face = np.array([[0, 0], [40, 0], [40, 56], [0, 56]], np.float32)
+    star = np.array([[5, 30], [20, 30], [20, 50], [5, 50]], np.float32)  # one star of two
+    beside = star + np.array([45, 0], np.float32)
+    assert joker_faces.within(star, face)
+    assert not joker_faces.within(beside, face)

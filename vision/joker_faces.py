@@ -1,0 +1,126 @@
+"""Jokers found by their whole face, where the recogniser's frames miss them.
+
+On a tile deck the models never saw, the star jokers are the tiles read worst: their crops
+lie as near the deck's clutter as their own enrolled ones, so the profile's gate takes them
+for nothing, or one star is read as a 4 (layout 11, development seeds: 28 of 87 misses).
+Whole, a joker's face looks like no numbered tile: no number, no bar, a star in the middle.
+Enrolment keeps every tile's whole face as small colour thumbnails
+(:func:`vision.enroll.pixel_embed`: the tile's outline and its jitters, both ways up), and a
+read looks at each pale tile face the detector finds (:func:`vision.detect.face_tiles`)
+where nothing was read: a face whose thumbnail lies nearer an enrolled joker's than any
+numbered tile's, by :data:`JOKER_MARGIN` (cosine), is read as that joker, in place of any
+smaller read on it (a star read as a number).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision import detect
+from vision.crops import crop
+from vision.enrol_layout import jittered
+from vision.enroll import TEMPERATURE, pixel_embed
+from vision.matching import same_object
+
+Quad = npt.NDArray[np.float32]
+FACE_CROP = (48, 64)  # a tile's face, cut out before the thumbnail shrinks it
+# Development layouts 8, 9 and 11-15 (30 scenes each): at 0.2 no face of a numbered tile or
+# of the table lay nearer a joker by as much; at 0.1 two sets read 2 spurious more.
+JOKER_MARGIN = 0.2
+
+
+def is_joker(label: str) -> bool:
+    return not label[1:].isdigit()
+
+
+def thumbnails(image: npt.NDArray[Any], quad: Quad) -> npt.NDArray[np.float32]:
+    """A laid-out tile's face (TL TR BR BL, upright) as unit-length thumbnails: the outline
+    and its jitters, each both ways up (a face on the table lies either way)."""
+    faces = [crop(image, quad, FACE_CROP), *jittered(image, quad, FACE_CROP)]
+    faces += [np.ascontiguousarray(f[::-1, ::-1]) for f in faces]
+    return _unit(pixel_embed(np.stack(faces)))
+
+
+def _unit(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    return np.asarray(x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-9), np.float32)
+
+
+def table_faces(image: npt.NDArray[Any]) -> list[Quad]:
+    """The pale tile faces on the table (:func:`vision.detect.face_tiles`), in image pixels."""
+    small, back = detect._working(image, cv2.INTER_LINEAR)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    return [(q * back).astype(np.float32) for q in detect.face_tiles(lab, tinted=True)]
+
+
+def jokers(
+    image: npt.NDArray[Any],
+    read: Sequence[Quad],
+    faces: npt.NDArray[np.float32],
+    labels: Sequence[str],
+) -> list[tuple[str, float, list[tuple[str, float]], Quad]]:
+    """(joker, confidence, alternatives, frame) for each tile face on the table where no
+    ``read`` frame lies, whose thumbnail is nearer an enrolled joker's (``faces``, one label
+    each in ``labels``) than any numbered tile's by :data:`JOKER_MARGIN`. Confidence and
+    alternatives: a softmax over each label's nearest thumbnail (the profile's temperature)."""
+    names = sorted(set(labels))
+    joker = np.array([is_joker(n) for n in names])
+    if not joker.any() or joker.all():
+        return []
+    # Each face upright and sideways: its frame does not say which of its sides is the top.
+    frames = [
+        turn for q in table_faces(image) if not _read_at(q, read) for turn in (q, np.roll(q, 1, 0))
+    ]
+    if not frames:
+        return []
+    sims = _unit(pixel_embed(np.stack([crop(image, q, FACE_CROP) for q in frames]))) @ faces.T
+    owner = np.array([names.index(x) for x in labels])
+    per = np.full((len(frames), len(names)), -np.inf, np.float32)
+    for k in range(len(names)):
+        per[:, k] = sims[:, owner == k].max(axis=1)
+    margin = per[:, joker].max(axis=1) - per[:, ~joker].max(axis=1)
+    out: list[tuple[str, float, list[tuple[str, float]], Quad]] = []
+    for f in np.argsort(-margin, kind="stable").tolist():
+        if margin[f] <= JOKER_MARGIN:
+            break
+        if any(_overlaps(frames[f], q) for *_, q in out):
+            continue  # the same face framed sideways
+        z = np.exp((per[f] - per[f].max()) / TEMPERATURE)
+        p = z / z.sum()
+        top = np.argsort(-p, kind="stable")[:3].tolist()
+        best = int(np.argmax(np.where(joker, per[f], -np.inf)))
+        alts = [(names[k], float(p[k])) for k in top]
+        out.append((names[best], float(p[best]), alts, frames[f]))
+    return out
+
+
+def _read_at(face: Quad, read: Sequence[Quad]) -> bool:
+    """Whether any ``read`` frame is framed as the same object as ``face``. Only frames whose
+    centre lies within reach are compared (one frame's centre must lie in the other)."""
+    if not read:
+        return False
+    frames = np.asarray(read, np.float32).reshape(-1, 4, 2)
+    reach = (np.linalg.norm(frames[:, 2] - frames[:, 0], axis=1) + _diagonal(face)) / 2
+    near = np.linalg.norm(frames.mean(axis=1) - face.mean(axis=0), axis=1) <= reach
+    return any(_overlaps(face, frames[k]) for k in np.nonzero(near)[0].tolist())
+
+
+def _diagonal(quad: Quad) -> float:
+    q = np.asarray(quad, np.float32)
+    return float(max(np.linalg.norm(q[2] - q[0]), np.linalg.norm(q[3] - q[1])))
+
+
+def _overlaps(a: Quad, b: Quad) -> bool:
+    return same_object(a, b) or same_object(b, a)
+
+
+def within(quad: Quad, face: Quad) -> bool:
+    """Whether ``quad``'s centre lies on ``face``: a read of part of a joker (one star of the
+    double joker read as a 4), which the joker read from its face replaces."""
+    c = np.asarray(quad, np.float32).mean(axis=0)
+    f = np.asarray(face, np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(f, (float(c[0]), float(c[1])), False) >= 0
