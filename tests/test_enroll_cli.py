@@ -144,6 +144,30 @@ def test_cards_the_profile_takes_for_clutter_are_named(
     named = warning.split(":")[1].split()
     assert "CJ" in named and len(named) <= 6
     assert "reads of the table may miss them" in warning
+    # The deck prints a bar under its numbers, which tells its 6 from its 9 (turn_marks).
+    assert "the deck's bar under its numbers: found; a 6 and a 9 are told apart by it" in out
+
+
+def test_a_tile_deck_without_a_bar_is_told_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The training deck's look underlines a 6 or a 9 at most: no bar under most numbers, so
+    none is stored and the player is told how 6 and 9 will be read."""
+    from host.cli.enroll import deck_order, default_grid
+
+    order = deck_order("rummikub")
+    cols, _ = default_grid(len(order))
+    layout = synth_unseen.layout_scene(
+        "rummikub", order, cols, np.random.default_rng(7), unseen=False
+    )
+    source = _write(tmp_path / "layout.png", layout.image)
+    # (Its two star jokers are not found on this layout: --partial stores the rest.)
+    args = ["enroll", "--game", "rummikub", "--deck", "plain", "--source", str(source), "--partial"]
+    code, out, _ = run(capsys, *args, "--data-dir", str(tmp_path / "data"), "--json")
+    assert code == 0 and json.loads(out)["mark"] is None
+    code, out, _ = run(capsys, *args, "--data-dir", str(tmp_path / "other"))
+    assert code == 0
+    assert "the deck's bar under its numbers: not found on most tiles" in out
 
 
 def test_plan_list_remove_and_bad_names(

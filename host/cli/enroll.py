@@ -208,6 +208,9 @@ def enroll(
         path=str(path), passes=profile.passes, embeddings=len(profile.labels),
         cards=len([c for c in profile.cards if c != "none"]), doubtful=enrolment.doubtful,
     )  # fmt: skip
+    if game == "rummikub":
+        # Where the deck prints its bar under the numbers (vision.turn_marks), in number heights.
+        result["mark"] = None if profile.mark is None else [round(v, 3) for v in profile.mark]
 
     def render() -> None:
         typer.echo(
@@ -216,6 +219,13 @@ def enroll(
         )
         if result["missing"]:
             typer.echo(f"missing (read by the model alone): {' '.join(result['missing'])}")
+        if game == "rummikub":
+            typer.echo(
+                "the deck's bar under its numbers: found; a 6 and a 9 are told apart by it"
+                if profile.mark is not None
+                else "the deck's bar under its numbers: not found on most tiles; a 6 and a 9 "
+                "are told apart by their reads alone"
+            )
         if result["doubtful"]:
             typer.echo(
                 f"warning: {' '.join(result['doubtful'])}: this deck's profile takes most of its "
