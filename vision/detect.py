@@ -788,6 +788,14 @@ FACE_PART = 4  # px: faces touching at a corner are parted by an erosion this de
 FACE_MIN_AREA = 300  # px at the working size
 
 
+def tile_faces(image: Image) -> list[Quad]:
+    """The pale tile faces of a photo (:func:`face_tiles` at the working size, light-tinted as
+    at read time), in the photo's pixels."""
+    small, back = _working(image, cv2.INTER_LINEAR)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    return [(q * back).astype(np.float32) for q in face_tiles(lab, tinted=True)]
+
+
 def face_tiles(lab: Image, tinted: bool = False) -> list[Quad]:
     """Quads of tiles from the pale faces of a LAB image: lone tiles, and rows of touching
     tiles cut into tiles (the row's short side is the tile's height). ``tinted``: a face is

@@ -6,7 +6,7 @@ for nothing, or one star is read as a 4 (layout 11, development seeds: 28 of 87 
 Whole, a joker's face looks like no numbered tile: no number, no bar, a star in the middle.
 Enrolment keeps every tile's whole face as small colour thumbnails
 (:func:`vision.enroll.pixel_embed`: the tile's outline and its jitters, both ways up), and a
-read looks at each pale tile face the detector finds (:func:`vision.detect.face_tiles`)
+read looks at each pale tile face the detector finds (:func:`vision.detect.tile_faces`)
 where nothing was read: a face whose thumbnail lies nearer an enrolled joker's than any
 numbered tile's, by :data:`JOKER_MARGIN` (cosine), is read as that joker, in place of any
 smaller read on it (a star read as a number).
@@ -50,13 +50,6 @@ def _unit(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     return np.asarray(x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-9), np.float32)
 
 
-def table_faces(image: npt.NDArray[Any]) -> list[Quad]:
-    """The pale tile faces on the table (:func:`vision.detect.face_tiles`), in image pixels."""
-    small, back = detect._working(image, cv2.INTER_LINEAR)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
-    return [(q * back).astype(np.float32) for q in detect.face_tiles(lab, tinted=True)]
-
-
 def jokers(
     image: npt.NDArray[Any],
     read: Sequence[Quad],
@@ -73,7 +66,10 @@ def jokers(
         return []
     # Each face upright and sideways: its frame does not say which of its sides is the top.
     frames = [
-        turn for q in table_faces(image) if not _read_at(q, read) for turn in (q, np.roll(q, 1, 0))
+        turn
+        for q in detect.tile_faces(image)
+        if not _read_at(q, read)
+        for turn in (q, np.roll(q, 1, 0))
     ]
     if not frames:
         return []
