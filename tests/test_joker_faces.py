@@ -72,3 +72,21 @@ def test_a_read_on_a_jokers_face_is_part_of_it() -> None:
     beside = star + np.array([45, 0], np.float32)
     assert joker_faces.within(star, face)
     assert not joker_faces.within(beside, face)
+
+
+def _tile(x: float, y: float = 100.0) -> np.ndarray:
+    return np.array([[x, y], [x + 30, y], [x + 30, y + 42], [x, y + 42]], np.float32)
+
+
+def test_a_rows_ends_are_places_to_look() -> None:
+    from vision import tile_rows
+
+    row = [_tile(100), _tile(130), _tile(160)]
+    ends = tile_rows.row_ends(row)
+    assert sorted(round(float(q[:, 0].min())) for q in ends) == [70, 190]
+    assert tile_rows.row_ends([_tile(100)]) == []  # a lone tile makes no row
+    # A tile further on, one tile's room between: that room is the row's end (and a gap),
+    # and the lone tile, touching none, has no ends of its own.
+    further = tile_rows.row_ends([*row, _tile(220)])
+    assert sorted(round(float(q[:, 0].min())) for q in further) == [70, 190]
+    assert [round(float(q[:, 0].min())) for q in tile_rows.row_gaps([*row, _tile(220)])] == [190]

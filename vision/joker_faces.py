@@ -6,10 +6,11 @@ for nothing, or one star is read as a 4 (layout 11, development seeds: 28 of 87 
 Whole, a joker's face looks like no numbered tile: no number, no bar, a star in the middle.
 Enrolment keeps every tile's whole face as small colour thumbnails
 (:func:`vision.enroll.pixel_embed`: the tile's outline and its jitters, both ways up), and a
-read looks at each pale tile face the detector finds (:func:`vision.detect.tile_faces`)
-where nothing was read: a face whose thumbnail lies nearer an enrolled joker's than any
-numbered tile's, by :data:`JOKER_MARGIN` (cosine), is read as that joker, in place of any
-smaller read on it (a star read as a number).
+read looks at each pale tile face the detector finds (:func:`vision.detect.tile_faces`),
+and at each place a row of read tiles leaves for one more, where nothing was read: a frame
+whose thumbnail lies nearer an enrolled joker's than any numbered tile's, by
+:data:`JOKER_MARGIN` (cosine), is read as that joker, in place of any smaller read on it (a
+star read as a number).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision import detect
+from vision import detect, tile_rows
 from vision.crops import crop
 from vision.enrol_layout import jittered
 from vision.enroll import TEMPERATURE, pixel_embed
@@ -32,6 +33,7 @@ FACE_CROP = (48, 64)  # a tile's face, cut out before the thumbnail shrinks it
 # Development layouts 8, 9 and 11-15 (30 scenes each): at 0.2 no face of a numbered tile or
 # of the table lay nearer a joker by as much; at 0.1 two sets read 2 spurious more.
 JOKER_MARGIN = 0.2
+ROW_SHIFTS = (-0.2, 0.0, 0.2)  # a row place shifted along the tile, in half tile heights
 
 
 def is_joker(label: str) -> bool:
@@ -56,10 +58,11 @@ def jokers(
     faces: npt.NDArray[np.float32],
     labels: Sequence[str],
 ) -> list[tuple[str, float, list[tuple[str, float]], Quad]]:
-    """(joker, confidence, alternatives, frame) for each tile face on the table where no
-    ``read`` frame lies, whose thumbnail is nearer an enrolled joker's (``faces``, one label
-    each in ``labels``) than any numbered tile's by :data:`JOKER_MARGIN`. Confidence and
-    alternatives: a softmax over each label's nearest thumbnail (the profile's temperature)."""
+    """(joker, confidence, alternatives, frame) for each tile face on the table, and each
+    place a row of ``read`` frames leaves for one more tile, where no ``read`` frame lies,
+    whose thumbnail is nearer an enrolled joker's (``faces``, one label each in ``labels``)
+    than any numbered tile's by :data:`JOKER_MARGIN`. Confidence and alternatives: a softmax
+    over each label's nearest thumbnail (the profile's temperature)."""
     names = sorted(set(labels))
     joker = np.array([is_joker(n) for n in names])
     if not joker.any() or joker.all():
@@ -71,6 +74,7 @@ def jokers(
         if not _read_at(q, read)
         for turn in (q, np.roll(q, 1, 0))
     ]
+    frames += _row_places(image, read)
     if not frames:
         return []
     sims = _unit(pixel_embed(np.stack([crop(image, q, FACE_CROP) for q in frames]))) @ faces.T
@@ -91,6 +95,22 @@ def jokers(
         best = int(np.argmax(np.where(joker, per[f], -np.inf)))
         alts = [(names[k], float(p[k])) for k in top]
         out.append((names[best], float(p[best]), alts, frames[f]))
+    return out
+
+
+def _row_places(image: npt.NDArray[Any], read: Sequence[Quad]) -> list[Quad]:
+    """Where a row of read tiles leaves room for one more, between two of them or beyond its
+    end (:mod:`vision.tile_rows`): a joker in a row of touching tiles has no face of its own
+    to find. Reads are framed on their numbers, a little off the tile's middle, so each place
+    is also looked at shifted along the tile (:data:`ROW_SHIFTS`)."""
+    h, w = image.shape[:2]
+    out = []
+    for q in tile_rows.row_gaps(read) + tile_rows.row_ends(read):
+        c = q.mean(axis=0)
+        if not (0 <= c[0] < w and 0 <= c[1] < h) or _read_at(q, read):
+            continue
+        half = (q[3] + q[2] - q[0] - q[1]) / 4  # half the tile's height, along it
+        out += [(q + f * half).astype(np.float32) for f in ROW_SHIFTS]
     return out
 
 

@@ -5,7 +5,9 @@ find, and the row's pale faces run together).
 Tiles side by side in a row are parallel, of one size, a tile's width apart. A gap of one
 tile between two of them is a place to look: the recogniser says whether a tile lies there.
 (One tile beyond each row's end as well: on 300 fresh generated tables six more tiles read
-right, three misplaced, for a look at every row's ends.) Pure geometry, no I/O.
+right, three misplaced, for a look at every row's ends. :func:`row_ends` gives those places;
+only a read with a tile deck's profile looks there, for jokers by their faces,
+:mod:`vision.joker_faces`.) Pure geometry, no I/O.
 """
 
 from __future__ import annotations
@@ -54,12 +56,52 @@ def _shifted(q: Quad, by: NDArray[np.float64]) -> Quad:
     return np.asarray(np.asarray(q, np.float64) + by, np.float32)
 
 
+ROW_NEXT = (0.8, 1.25)  # a touching neighbour's centre along the row, in tile widths
+ROW_NONE = (0.5, 1.5)  # no tile's centre here on the other side: the row ends there
+
+
+def row_ends(quads: Sequence[Quad]) -> list[Quad]:
+    """Tile-sized quads one tile beyond each end of a row of ``quads`` (a tile with a touching
+    neighbour on one side and none on the other). Places near a tile already read are left
+    out."""
+    if len(quads) < 2:
+        return []
+    _, units, widths, _ = frames(quads)
+    steps = _steps(quads)
+    places: list[Quad] = []
+    for i in range(len(quads)):
+        row = steps[i][~np.isnan(steps[i])]
+        for side in (1.0, -1.0):
+            beside = np.any((side * row >= ROW_NEXT[0]) & (side * row <= ROW_NEXT[1]))
+            beyond = np.any((-side * row >= ROW_NONE[0]) & (-side * row <= ROW_NONE[1]))
+            if beside and not beyond:
+                places.append(_shifted(quads[i], -side * units[i] * widths[i]))
+    return _apart(places, quads)
+
+
+def _apart(places: list[Quad], quads: Sequence[Quad]) -> list[Quad]:
+    """``places`` less those near a tile of ``quads`` or near an earlier place."""
+    centres, _, widths, _ = frames(quads)
+    out: list[Quad] = []
+    kept: list[NDArray[np.float64]] = []
+    for p in places:
+        pc, _, pw, _ = (v[0] for v in frames([p]))
+        if bool(np.any(np.linalg.norm(centres - pc, axis=1) < 0.6 * widths)):
+            continue
+        # One place found from two tiles (a row and a tile lying in line with it further on).
+        if any(float(np.linalg.norm(k - pc)) < 0.6 * pw for k in kept):
+            continue
+        out.append(p)
+        kept.append(pc)
+    return out
+
+
 def row_gaps(quads: Sequence[Quad]) -> list[Quad]:
     """Tile-sized quads where a row of ``quads`` (tiles read) leaves room for one tile: in a
     gap of one tile between two of them. Places near a tile already read are left out."""
     if len(quads) < 2:
         return []
-    centres, units, widths, _ = frames(quads)
+    _, units, widths, _ = frames(quads)
     steps = _steps(quads)
     places: list[Quad] = []
     for i in range(len(quads)):
@@ -67,15 +109,4 @@ def row_gaps(quads: Sequence[Quad]) -> list[Quad]:
         move = units[i] * widths[i]
         for s in row[(row >= ONE_MISSING[0]) & (row <= ONE_MISSING[1])]:
             places.append(_shifted(quads[i], move * s / 2))
-    out: list[Quad] = []
-    kept: list[NDArray[np.float64]] = []
-    for p in places:
-        pc, _, pw, _ = (v[0] for v in frames([p]))
-        if bool(np.any(np.linalg.norm(centres - pc, axis=1) < 0.6 * widths)):
-            continue
-        # One gap found from two tiles (a row and a tile lying in line with it further on).
-        if any(float(np.linalg.norm(k - pc)) < 0.6 * pw for k in kept):
-            continue
-        out.append(p)
-        kept.append(pc)
-    return out
+    return _apart(places, quads)
