@@ -116,11 +116,16 @@ def _row_places(image: npt.NDArray[Any], read: Sequence[Quad]) -> list[Quad]:
 
 def _read_at(face: Quad, read: Sequence[Quad]) -> bool:
     """Whether any ``read`` frame is framed as the same object as ``face``. Only frames whose
-    centre lies within reach are compared (one frame's centre must lie in the other)."""
+    centre lies within reach are compared."""
     if not read:
         return False
     frames = np.asarray(read, np.float32).reshape(-1, 4, 2)
-    reach = (np.linalg.norm(frames[:, 2] - frames[:, 0], axis=1) + _diagonal(face)) / 2
+    # Each centre inside the other quad: no further apart than half the shorter diagonal.
+    diagonals = np.maximum(
+        np.linalg.norm(frames[:, 2] - frames[:, 0], axis=1),
+        np.linalg.norm(frames[:, 3] - frames[:, 1], axis=1),
+    )
+    reach = np.minimum(diagonals, _diagonal(face)) / 2
     near = np.linalg.norm(frames.mean(axis=1) - face.mean(axis=0), axis=1) <= reach
     return any(_overlaps(face, frames[k]) for k in np.nonzero(near)[0].tolist())
 
