@@ -12,7 +12,7 @@ only a read with a tile deck's profile looks there, for jokers by their faces,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -60,28 +60,47 @@ ROW_NEXT = (0.8, 1.25)  # a touching neighbour's centre along the row, in tile w
 ROW_NONE = (0.5, 1.5)  # no tile's centre here on the other side: the row ends there
 
 
+def row_gaps(quads: Sequence[Quad]) -> list[Quad]:
+    """Tile-sized quads where a row of ``quads`` (tiles read) leaves room for one tile: in a
+    gap of one tile between two of them. Places near a tile already read are left out."""
+    return _places(
+        quads, lambda row: list(row[(row >= ONE_MISSING[0]) & (row <= ONE_MISSING[1])] / 2)
+    )
+
+
 def row_ends(quads: Sequence[Quad]) -> list[Quad]:
     """Tile-sized quads one tile beyond each end of a row of ``quads`` (a tile with a touching
     neighbour on one side and none on the other). Places near a tile already read are left
     out."""
+    return _places(quads, _ends)
+
+
+def _ends(row: NDArray[np.float64]) -> list[float]:
+    """The steps to a tile's row ends from it (-1, +1), given the other tiles' steps in line."""
+    out = []
+    for side in (1.0, -1.0):
+        beside = np.any((side * row >= ROW_NEXT[0]) & (side * row <= ROW_NEXT[1]))
+        beyond = np.any((-side * row >= ROW_NONE[0]) & (-side * row <= ROW_NONE[1]))
+        if beside and not beyond:
+            out.append(-side)
+    return out
+
+
+def _places(
+    quads: Sequence[Quad], shifts: Callable[[NDArray[np.float64]], list[float]]
+) -> list[Quad]:
+    """Each tile shifted along its row by ``shifts(row)`` tile widths, ``row`` being the steps
+    to the tiles in line with it (:func:`_steps`); places near a tile of ``quads`` or near an
+    earlier place are left out."""
     if len(quads) < 2:
         return []
-    _, units, widths, _ = frames(quads)
+    centres, units, widths, _ = frames(quads)
     steps = _steps(quads)
-    places: list[Quad] = []
-    for i in range(len(quads)):
-        row = steps[i][~np.isnan(steps[i])]
-        for side in (1.0, -1.0):
-            beside = np.any((side * row >= ROW_NEXT[0]) & (side * row <= ROW_NEXT[1]))
-            beyond = np.any((-side * row >= ROW_NONE[0]) & (-side * row <= ROW_NONE[1]))
-            if beside and not beyond:
-                places.append(_shifted(quads[i], -side * units[i] * widths[i]))
-    return _apart(places, quads)
-
-
-def _apart(places: list[Quad], quads: Sequence[Quad]) -> list[Quad]:
-    """``places`` less those near a tile of ``quads`` or near an earlier place."""
-    centres, _, widths, _ = frames(quads)
+    places = [
+        _shifted(quads[i], units[i] * widths[i] * s)
+        for i in range(len(quads))
+        for s in shifts(steps[i][~np.isnan(steps[i])])
+    ]
     out: list[Quad] = []
     kept: list[NDArray[np.float64]] = []
     for p in places:
@@ -94,19 +113,3 @@ def _apart(places: list[Quad], quads: Sequence[Quad]) -> list[Quad]:
         out.append(p)
         kept.append(pc)
     return out
-
-
-def row_gaps(quads: Sequence[Quad]) -> list[Quad]:
-    """Tile-sized quads where a row of ``quads`` (tiles read) leaves room for one tile: in a
-    gap of one tile between two of them. Places near a tile already read are left out."""
-    if len(quads) < 2:
-        return []
-    _, units, widths, _ = frames(quads)
-    steps = _steps(quads)
-    places: list[Quad] = []
-    for i in range(len(quads)):
-        row = steps[i][~np.isnan(steps[i])]
-        move = units[i] * widths[i]
-        for s in row[(row >= ONE_MISSING[0]) & (row <= ONE_MISSING[1])]:
-            places.append(_shifted(quads[i], move * s / 2))
-    return _apart(places, quads)
