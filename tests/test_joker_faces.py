@@ -90,3 +90,25 @@ def test_a_rows_ends_are_places_to_look() -> None:
     further = tile_rows.row_ends([*row, _tile(220)])
     assert sorted(round(float(q[:, 0].min())) for q in further) == [70, 190]
     assert [round(float(q[:, 0].min())) for q in tile_rows.row_gaps([*row, _tile(220)])] == [190]
+
+
+def test_a_view_captured_again_replaces_its_faces_and_bar() -> None:
+    """Enrolment keeps each tile's face thumbnails and each view's bar; a view captured again
+    replaces them as it replaces the view's crops: a tile missing from the new photo has no
+    faces left either."""
+    from vision.enrol_session import Enrolment
+    from vision.reader import TableReader
+
+    cols, rows = default_grid(len(ORDER))
+    session = Enrolment(TableReader("rummikub"), "t", ORDER, cols, rows)
+    session.capture(1, _layout(11).image)
+    once = session.profile(partial=True)
+    gap = ["" if t == "b7" else t for t in ORDER]
+    second = synth_unseen.layout_scene("rummikub", gap, cols, np.random.default_rng(12))
+    session.capture(1, second.image)
+    again = session.profile(partial=True)
+    assert once.faces is not None and again.faces is not None
+    assert set(once.face_labels) == set(ORDER)
+    assert set(again.face_labels) == set(ORDER) - {"b7"} == set(again.cards) - {"none"}
+    assert len(again.face_labels) == len(once.face_labels) - 10
+    assert once.mark is not None and again.mark is not None and list(session.marks) == [1]

@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from vision import detect
 from vision.crops import crop
-from vision.matching import same_object
+from vision.matching import inside, same_object
 
 Image = npt.NDArray[Any]
 Quad = npt.NDArray[np.float32]
@@ -323,9 +323,9 @@ def tile_crops(
             cx, cy = p.mean(axis=0)
             axis = (p[3] + p[2] - p[0] - p[1]) / 2
             length = float(np.linalg.norm(axis))
-            inside = abs(cx / pw - 0.5) < 0.2 and abs(cy / ph - 0.5) < 0.25
+            centred = abs(cx / pw - 0.5) < 0.2 and abs(cy / ph - 0.5) < 0.25
             # Upright (either way up) and about a tile tall: the tile is half the patch.
-            if inside and abs(float(axis[1])) > 0.8 * length and 0.25 * ph < length < 0.8 * ph:
+            if centred and abs(float(axis[1])) > 0.8 * length and 0.25 * ph < length < 0.8 * ph:
                 fits.append((float(p_none[k]), k))
         for _, k in sorted(fits)[:PER_CORNER]:
             out += [batch[k], *jittered(patch, proposals[k], size)]
@@ -342,7 +342,7 @@ def tile_crops(
             away = [
                 (float(p_none[k]), k)
                 for k, p in enumerate(proposals)
-                if _inside(p.mean(axis=0), tile) and not same_object(p, tile)
+                if inside(p.mean(axis=0), tile) and not same_object(p, tile)
             ]
             for _, k in sorted(away)[:NEGATIVES]:
                 negatives += [batch[k], *jittered(patch, proposals[k], size)]
@@ -371,13 +371,8 @@ def _part_of(p: Quad, indices: Sequence[Quad]) -> bool:
     """Whether proposal ``p`` lies on one of ``indices`` (its centre inside it, grown by
     half) without being framed as it (:func:`vision.matching.same_object`)."""
     return not any(same_object(p, q) for q in indices) and any(
-        _inside(p.mean(axis=0), q.mean(axis=0) + (q - q.mean(axis=0)) * 1.5) for q in indices
+        inside(p.mean(axis=0), q, 1.5) for q in indices
     )
-
-
-def _inside(point: npt.NDArray[Any], quad: Quad) -> bool:
-    q = np.asarray(quad, np.float32).reshape(-1, 1, 2)
-    return cv2.pointPolygonTest(q, (float(point[0]), float(point[1])), False) >= 0
 
 
 def jittered(

@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -26,7 +25,8 @@ from vision import detect, tile_rows
 from vision.crops import crop
 from vision.enrol_layout import jittered
 from vision.enroll import TEMPERATURE, pixel_embed
-from vision.matching import same_object
+from vision.matching import inside, reach, same_object
+from vision.synth import TILE_JOKERS
 
 Quad = npt.NDArray[np.float32]
 FACE_CROP = (48, 64)  # a tile's face, cut out before the thumbnail shrinks it
@@ -37,7 +37,7 @@ ROW_SHIFTS = (-0.2, 0.0, 0.2)  # a row place shifted along the tile, in half til
 
 
 def is_joker(label: str) -> bool:
-    return not label[1:].isdigit()
+    return label in TILE_JOKERS
 
 
 def thumbnails(image: npt.NDArray[Any], quad: Quad) -> npt.NDArray[np.float32]:
@@ -87,7 +87,7 @@ def jokers(
     for f in np.argsort(-margin, kind="stable").tolist():
         if margin[f] <= JOKER_MARGIN:
             break
-        if any(_overlaps(frames[f], q) for *_, q in out):
+        if any(same_object(frames[f], q) for *_, q in out):
             continue  # the same face framed sideways
         z = np.exp((per[f] - per[f].max()) / TEMPERATURE)
         p = z / z.sum()
@@ -115,33 +115,17 @@ def _row_places(image: npt.NDArray[Any], read: Sequence[Quad]) -> list[Quad]:
 
 
 def _read_at(face: Quad, read: Sequence[Quad]) -> bool:
-    """Whether any ``read`` frame is framed as the same object as ``face``. Only frames whose
-    centre lies within reach are compared."""
+    """Whether any ``read`` frame is framed as the same object as ``face``
+    (:func:`vision.matching.same_object`; only frames within reach are tested)."""
     if not read:
         return False
     frames = np.asarray(read, np.float32).reshape(-1, 4, 2)
-    # Each centre inside the other quad: no further apart than half the shorter diagonal.
-    diagonals = np.maximum(
-        np.linalg.norm(frames[:, 2] - frames[:, 0], axis=1),
-        np.linalg.norm(frames[:, 3] - frames[:, 1], axis=1),
-    )
-    reach = np.minimum(diagonals, _diagonal(face)) / 2
-    near = np.linalg.norm(frames.mean(axis=1) - face.mean(axis=0), axis=1) <= reach
-    return any(_overlaps(face, frames[k]) for k in np.nonzero(near)[0].tolist())
-
-
-def _diagonal(quad: Quad) -> float:
-    q = np.asarray(quad, np.float32)
-    return float(max(np.linalg.norm(q[2] - q[0]), np.linalg.norm(q[3] - q[1])))
-
-
-def _overlaps(a: Quad, b: Quad) -> bool:
-    return same_object(a, b) or same_object(b, a)
+    limit = np.minimum(reach(frames), reach(face[None])[0])
+    near = np.linalg.norm(frames.mean(axis=1) - face.mean(axis=0), axis=1) <= limit
+    return any(same_object(face, frames[k]) for k in np.nonzero(near)[0].tolist())
 
 
 def within(quad: Quad, face: Quad) -> bool:
     """Whether ``quad``'s centre lies on ``face``: a read of part of a joker (one star of the
     double joker read as a 4), which the joker read from its face replaces."""
-    c = np.asarray(quad, np.float32).mean(axis=0)
-    f = np.asarray(face, np.float32).reshape(-1, 1, 2)
-    return cv2.pointPolygonTest(f, (float(c[0]), float(c[1])), False) >= 0
+    return inside(np.asarray(quad, np.float32).mean(axis=0), face)

@@ -10,10 +10,21 @@ import numpy as np
 from vision.synth import Quad
 
 
-def _inside(point: np.ndarray, quad: Quad, grow: float) -> bool:
+def inside(point: np.ndarray, quad: Quad, grow: float = 1.0) -> bool:
+    """Whether ``point`` lies in ``quad`` grown by ``grow`` about its centre (edges included)."""
+    quad = np.asarray(quad)
     c = quad.mean(0)
     q = (c + (quad - c) * grow).astype(np.float32).reshape(-1, 1, 2)
     return cv2.pointPolygonTest(q, (float(point[0]), float(point[1])), False) >= 0
+
+
+def reach(quads: np.ndarray) -> np.ndarray:
+    """Per quad (N x 4 x 2), how far another quad's centre may lie from its centre and still
+    be inside it as :func:`same_place` grows it (a pixel spare for rounding): two quads whose
+    centres lie further apart than the smaller of their reaches are never one object, so a
+    caller with many quads can skip the polygon tests for them."""
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    return np.asarray(1.1 * np.linalg.norm(q - q.mean(axis=1)[:, None], axis=2).max(axis=1) + 1.0)
 
 
 def _area(q: Quad) -> float:
@@ -22,7 +33,7 @@ def _area(q: Quad) -> float:
 
 def same_place(det: Quad, truth: Quad) -> bool:
     """Each one's centre lies inside the other (grown by a tenth), whatever their sizes."""
-    return _inside(det.mean(0), truth, 1.1) and _inside(truth.mean(0), det, 1.1)
+    return inside(det.mean(0), truth, 1.1) and inside(truth.mean(0), det, 1.1)
 
 
 def same_object(det: Quad, truth: Quad) -> bool:
@@ -52,4 +63,4 @@ def aligned(det: Quad, truth: Quad, tolerance_deg: float = 25.0) -> bool:
 def near_any(det: Quad, truths: list[Quad], grow: float = 1.4) -> bool:
     """Whether a detection touches any truth (too close to count as a clean negative)."""
     c = det.mean(0)
-    return any(_inside(c, t, grow) or _inside(t.mean(0), det, 1.0) for t in truths)
+    return any(inside(c, t, grow) or inside(t.mean(0), det, 1.0) for t in truths)

@@ -16,7 +16,7 @@ from dataclasses import replace
 import numpy as np
 import numpy.typing as npt
 
-from vision.matching import same_object
+from vision.matching import reach, same_object
 from vision.recognise import Read
 
 
@@ -49,12 +49,12 @@ def pool_names(
     # tens of kept ones, and the polygon tests are the cost.
     framed = np.asarray([quads[k] for k in keep], np.float64)
     centres = framed.mean(axis=1)
-    reach = 1.1 * np.linalg.norm(framed - centres[:, None], axis=2).max(axis=1) + 1.0
+    reaches = reach(framed)
     for j in range(len(keep)):
         if j in groups:
             continue
         near = np.linalg.norm(centres[by_rank] - centres[j], axis=1) <= np.minimum(
-            reach[by_rank], reach[j]
+            reaches[by_rank], reaches[j]
         )
         for c in by_rank[near]:
             if same_object(quads[keep[j]], quads[keep[c]]):
