@@ -52,3 +52,22 @@ def test_shipped_recognisers_use_two_threads_without_spinning(
     assert opts.get_session_config_entry("session.intra_op.allow_spinning") == "0"
     monkeypatch.setattr("vision.recognise.os.cpu_count", lambda: 1)
     assert Recogniser.named("tiles").session.get_session_options().intra_op_num_threads == 1
+
+
+def test_the_recipe_widths_shape_the_network(tmp_path: Path) -> None:
+    # Settings.widths reach the network: the last blocks' channels are what the exported
+    # model's shape features (vision.model_outputs) average, one row of the crop at a time.
+    from vision.labels import spec_for
+    from vision.train import export, fit
+
+    spec = spec_for("cards")
+    w, h = spec.crop
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 255, (40, h, w, 3), dtype=np.uint8)
+    y = rng.integers(0, len(spec.labels), 40).astype(np.int64)
+    settings = Settings("cards", epochs=1, batch=16, widths=(8, 16, 24))
+    model, metrics = fit(spec, x, y, settings)
+    rec = Recogniser(export(model, spec, tmp_path), spec)
+    _, _, shape = rec.describe(x[:2])
+    assert shape is not None and shape.shape == (2, 24 * (h // 8))
+    assert metrics["train_crops"] == 38
