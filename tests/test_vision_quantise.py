@@ -15,7 +15,7 @@ from vision import datasets, detect, quantise
 from vision.crops import crops
 from vision.labels import LabelSpec
 from vision.reader import exposed
-from vision.recognise import MODELS, Recogniser
+from vision.recognise import MODELS, Recogniser, float_path, load_spec
 
 
 def _ops(model: Path) -> set[str]:
@@ -31,9 +31,7 @@ def test_the_shipped_int8_model_is_its_float_model_quantised(kind: str, tmp_path
     model = tmp_path / f"{kind}.onnx"
     quantise.requantise(model, kind, LabelSpec.load(tmp_path / f"{kind}.labels.json"))
     assert model.read_bytes() == (MODELS / f"{kind}.onnx").read_bytes()
-    assert "QuantizeLinear" in _ops(model) and "QuantizeLinear" not in _ops(
-        quantise.float_path(model)
-    )
+    assert "QuantizeLinear" in _ops(model) and "QuantizeLinear" not in _ops(float_path(model))
 
 
 @pytest.mark.slow
@@ -42,9 +40,9 @@ def test_the_int8_card_model_names_held_out_proposals_as_the_float_one_does() ->
     # proposal alike (here 32 of 8 890 crops differ; 161 of 38 419 over the whole held-out
     # split), and where they differ the float model was unsure too (at most 0.47 here).
     photos = [p for p in datasets.load("cards") if p.split == "test"][::6]
-    int8 = Recogniser.named("cards")
-    spec = int8.spec
-    floats = Recogniser(quantise.float_path(int8.path), spec)
+    spec = load_spec("cards")
+    int8 = Recogniser(MODELS / "cards.onnx", spec)  # named() reads the float one on some CPUs
+    floats = Recogniser(float_path(int8.path), spec)
     agree = total = 0
     for photo in photos:
         image = exposed(cv2.imread(str(photo.path), cv2.IMREAD_COLOR))
@@ -130,3 +128,33 @@ def test_quantise_with_a_damaged_label_file_names_it(
     (tmp_path / "cards.labels.json").write_text("{not json")
     result = tableref(capsys, monkeypatch, "quantise", "cards", "--models", str(tmp_path))
     assert result.code == 2 and "cards.labels.json cannot be read" in result.err
+
+
+@pytest.mark.parametrize(
+    ("machine", "flags", "expected"),
+    [
+        ("x86_64", {"avx2", "fma"}, "tiles.float.onnx"),  # u8 x s8 pairs saturate in int16
+        ("x86_64", {"avx2", "avx512_vnni"}, "tiles.onnx"),
+        ("x86_64", {"avx2", "avx_vnni"}, "tiles.onnx"),
+        ("aarch64", {"asimd"}, "tiles.onnx"),  # a Raspberry Pi: exact int8 sums
+    ],
+)
+def test_the_int8_model_is_read_only_where_its_sums_are_exact(
+    monkeypatch: pytest.MonkeyPatch, machine: str, flags: set[str], expected: str
+) -> None:
+    from vision import recognise
+
+    monkeypatch.setattr(recognise.platform, "machine", lambda: machine)
+    monkeypatch.setattr(recognise, "cpu_flags", lambda: frozenset(flags))
+    assert Recogniser.named("tiles").path.name == expected
+
+
+def test_without_its_float_model_the_int8_model_is_read(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from vision import recognise
+
+    monkeypatch.setattr(recognise, "int8_saturates", lambda: True)
+    for name in ("tiles.onnx", "tiles.labels.json"):
+        shutil.copy(recognise.MODELS / name, tmp_path / name)
+    assert Recogniser.named("tiles", tmp_path).path == tmp_path / "tiles.onnx"

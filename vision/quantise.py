@@ -29,7 +29,7 @@ from vision import datasets
 from vision.crops import crops
 from vision.labels import LabelSpec
 from vision.reader import ImageError, first_proposals, load_image
-from vision.recognise import model_input
+from vision.recognise import float_path, model_input
 
 # The kinds shipped as int8. Four Color and Cactus have no speed target and are read by their
 # own readers: left in float.
@@ -39,11 +39,6 @@ CALIBRATION_PHOTOS = 40
 
 class QuantiseError(RuntimeError):
     """A model cannot be quantised (no float model, no calibration photos)."""
-
-
-def float_path(model: Path) -> Path:
-    """Where the float model a quantised ``model`` was made from is kept."""
-    return model.with_name(model.name.removesuffix(".onnx") + ".float.onnx")
 
 
 def calibration_photos(kind: str, photos: int = CALIBRATION_PHOTOS) -> list[datasets.Photo]:

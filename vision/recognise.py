@@ -8,7 +8,9 @@ deck in play plus ``none``.
 
 from __future__ import annotations
 
+import functools
 import os
+import platform
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -72,6 +74,35 @@ def load_spec(name: str, models: Path = MODELS) -> LabelSpec:
         ) from exc
 
 
+def float_path(model: Path) -> Path:
+    """Where the float model a quantised ``model`` was made from is kept (vision.quantise)."""
+    return model.with_name(model.name.removesuffix(".onnx") + ".float.onnx")
+
+
+@functools.cache
+def cpu_flags() -> frozenset[str]:
+    """The CPU's feature flags as Linux lists them (empty where it does not)."""
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return frozenset()
+    for line in text.splitlines():
+        if line.startswith(("flags", "Features")):
+            return frozenset(line.split(":", 1)[1].split())
+    return frozenset()
+
+
+def int8_saturates() -> bool:
+    """Whether onnxruntime's int8 convolutions lose precision on this CPU. On x86 without
+    VNNI they add pairs of uint8 x int8 products in 16 bits (vpmaddubsw), which saturate;
+    with VNNI (and on ARM) the sums are exact. Measured on a 2-core AMD EPYC with AVX2 alone:
+    the shipped int8 tile model missed an enrolled deck's double joker that the float model
+    and the int8 one on the machine it was measured on both read (tests/test_vision_tile_size)."""
+    if platform.machine().lower() not in ("x86_64", "amd64", "i386", "i686"):
+        return False
+    return not ({"avx512_vnni", "avx_vnni"} & cpu_flags())
+
+
 def model_input(batch: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
     """N x h x w x 3 uint8 crops as the models take them: N x 3 x h x w float32."""
     return np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32)
@@ -117,7 +148,12 @@ class Recogniser:
 
     @classmethod
     def named(cls, name: str, models: Path = MODELS) -> Recogniser:
-        return cls(models / f"{name}.onnx", load_spec(name, models))
+        """``<models>/<name>.onnx``, or the float model it was quantised from where int8
+        arithmetic saturates on this CPU (:func:`int8_saturates`)."""
+        model = models / f"{name}.onnx"
+        if int8_saturates() and float_path(model).is_file():
+            model = float_path(model)
+        return cls(model, load_spec(name, models))
 
     def _outputs(self, batch: npt.NDArray[Any], names: list[str]) -> list[npt.NDArray[np.float32]]:
         """The named outputs for N × h × w × 3 uint8 crops (none for an empty batch)."""

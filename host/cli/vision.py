@@ -230,8 +230,8 @@ def quantise_model(
 ) -> None:
     """Make a recogniser's int8 model (<kind>.onnx) again from the float model training kept
     beside it, calibrated on real training photos; `tableref train` does this itself."""
-    from vision.quantise import QuantiseError, float_path, requantise
-    from vision.recognise import ModelError, load_spec
+    from vision.quantise import QuantiseError, requantise
+    from vision.recognise import ModelError, float_path, load_spec
 
     model = models / f"{kind.value}.onnx"
     try:
