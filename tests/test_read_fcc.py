@@ -215,3 +215,18 @@ def test_train_smoke_exports_a_loadable_model(kind: str, tmp_path: Path) -> None
     logits, emb = rec.run(np.zeros((3, h, w, 3), np.uint8))
     assert logits.shape == (3, len(spec.labels)) and emb.shape[0] == 3 and emb.shape[1] >= 32
     assert len(rec.classify(np.zeros((2, h, w, 3), np.uint8), kind)) == 2
+
+
+def test_a_pale_card_in_a_meld_is_drawn_along_its_row(fourcolor_reader: TableReader) -> None:
+    # A fresh table (not training's, not the benchmark's): the white 兵 (wS) in a meld, on
+    # pale paper no paler than the table, is read from its bottom end alone. Its paper ends at
+    # once along the card while the neighbours' paper runs on across the row, which turned
+    # the card a quarter, across its row; its row's neighbours keep it along the row.
+    scene = _fourcolor(950_030, cjk_fonts.TRAIN_FONTS)
+    card = scene.objects[2]
+    assert card.label == "wS" and 2 in [i for m in scene.melds for i in m]
+    truth = card.quad.astype(np.float32)
+    reads = [o for o in fourcolor_reader.read(scene.image).objects if o.label == "wS"]
+    assert any(quad_iou(o.quad, truth) >= evaluate_fcc.MATCH_IOU for o in reads), [
+        o.quad.tolist() for o in reads
+    ]

@@ -1028,6 +1028,26 @@ def _axis_angle(u: NDArray[np.float64], v: NDArray[np.float64]) -> float:
     return min(angle, 180.0 - angle)
 
 
+def row_axis(
+    cards: Sequence[tuple[CharRead, CharRead | None]], k: int
+) -> NDArray[np.float64] | None:
+    """The axis card ``k``'s row gives it: that of its two nearest neighbours (characters
+    within :data:`ROW_REACH` card widths, beside their cards) where they agree on one."""
+    a = cards[k][0]
+    reach = ROW_REACH * a.size / CHAR_TO_WIDTH
+    near = sorted(
+        (_dist(o.centre, a.centre), j)
+        for j, (o, _) in enumerate(cards)
+        if j != k
+        and _dist(o.centre, a.centre) <= reach
+        and _axis_angle(o.down, a.centre - o.centre) >= ROW_BESIDE_DEG
+    )[:2]
+    if len(near) < 2:
+        return None
+    u, v = cards[near[0][1]][0].down, cards[near[1][1]][0].down
+    return None if _axis_angle(u, v) > ROW_AGREE_DEG else u
+
+
 def aim_rows(
     cards: list[tuple[CharRead, CharRead | None]],
     fan: Fan | None = None,
@@ -1048,18 +1068,8 @@ def aim_rows(
     for k, (a, b) in enumerate(cards):
         if b is not None or (fan is not None and fan.holds(a, FAN_AIM_DEG)):
             continue
-        reach = ROW_REACH * a.size / CHAR_TO_WIDTH
-        near = sorted(
-            (_dist(o.centre, a.centre), j)
-            for j, (o, _) in enumerate(cards)
-            if j != k
-            and _dist(o.centre, a.centre) <= reach
-            and _axis_angle(o.down, a.centre - o.centre) >= ROW_BESIDE_DEG
-        )[:2]
-        if len(near) < 2:
-            continue
-        u, v = cards[near[0][1]][0].down, cards[near[1][1]][0].down
-        if _axis_angle(u, v) > ROW_AGREE_DEG:
+        u = row_axis(cards, k)
+        if u is None:
             continue
         off = _axis_angle(a.down, u)
         if not ROW_OFF_DEG[0] <= off <= ROW_OFF_DEG[1]:
@@ -1076,6 +1086,18 @@ def aim_rows(
                 continue
         out[k] = (aimed, None)
     return out
+
+
+# A card read from one end is not turned off its row's axis (row_axis) when it lies within
+# this of it: a white card's pale paper, no paler than some tables, ends at once along the
+# card while its neighbours' paper runs on across the row (seed 950 030 drew 兵 sideways).
+ROW_TURN_KEEP_DEG = ROW_OFF_DEG[0]
+
+
+def _along_row(cards: Sequence[tuple[CharRead, CharRead | None]], k: int, deg: float) -> bool:
+    """Whether card ``k`` lies within ``deg`` of the axis its row gives it (:func:`row_axis`)."""
+    u = row_axis(cards, k)
+    return u is not None and _axis_angle(cards[k][0].down, u) <= deg
 
 
 def _quarter_turned(d: NDArray[np.float64], quarters: int) -> NDArray[np.float64]:
@@ -1108,14 +1130,15 @@ def measured(
     the pivot a little off, its axis may leave the fan soon while across it runs over the
     other fanned cards' paper (the leftmost card of a fan was drawn a quarter turn off), and
     along it the run stops at the first edge of a card lying over it (fanned cards were
-    drawn at three quarters of their length). Paper running on past 1.3 times the length is
+    drawn at three quarters of their length). Nor is a read its row's neighbours agree with
+    (:data:`ROW_TURN_KEEP_DEG`). Paper running on past 1.3 times the length is
     no measure either: a pale table taken for paper (its cards were drawn half as long
     again, and as wide, over their neighbours)."""
     lengths = card_lengths(cards)
     small, f = _work_size(image)
     faces = face_mask(small)
     out = []
-    for (a, b), length in zip(cards, lengths, strict=True):
+    for k, ((a, b), length) in enumerate(zip(cards, lengths, strict=True)):
         if b is not None or (fan is not None and fan.holds(a, FAN_AIM_DEG)):
             out.append((a, length))
             continue
@@ -1133,7 +1156,11 @@ def measured(
                 for step in steps
             ]
         short = runs[0] * unit < 1.2 * a.size * f
-        if short and max(runs[1:]) * unit > 2.5 * a.size * f:
+        if (
+            short
+            and max(runs[1:]) * unit > 2.5 * a.size * f
+            and not _along_row(cards, k, ROW_TURN_KEEP_DEG)
+        ):
             k = max((1, 3, 2), key=lambda j: runs[j])
             a = _facing(a, _quarter_turned(d, k))
             runs[0] = runs[k]
