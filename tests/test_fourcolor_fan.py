@@ -675,3 +675,35 @@ def test_a_long_cards_two_ends_read_square_to_the_image_are_one_card() -> None:
     # The far end of the card beside it (a card width across: 25° off) is not this card's.
     cards = fr.paired([at(561.0, 231.0, 41.3, 1.0), at(521.0, 316.0, 30.9, -1.0)])
     assert len(cards) == 2
+
+
+def _fanned_card(
+    theta: float, end: str = "top", label: str = "yE"
+) -> tuple[fr.CharRead, np.ndarray]:
+    """A card ``theta`` degrees round the fan (200 px long, its top character 200 px from the
+    pivot), read at its ``end``, and its whole quad drawn from that read."""
+    t = np.radians(theta)
+    out = np.array([np.sin(t), -np.cos(t)])  # from the pivot up the card
+    span = (1 - 2 * fr.CHAR_CENTRE) * 200.0
+    if end == "top":
+        read = _read(label, PIVOT + 200 * out, -out)
+    else:  # the lower end's character, upside down: its down runs up the card
+        read = _read(label, PIVOT + (200 - span) * out, out)
+    return read, fr.card_quad(read, 200.0)
+
+
+def test_two_copies_fanned_side_by_side_stay_two_cards() -> None:
+    a, b = _fanned_card(0.0), _fanned_card(13.0, end="bottom")
+    far_end_of_b = _fanned_card(13.0)[0]
+    # Near the pivot, b's lower end lies on a's centre line: taken for a's card read twice ...
+    assert len(fr._one_per_card([a, b])) == 1
+    # ... unless b's card was seen at both ends, and a lies at neither.
+    assert len(fr._one_per_card([a, b], [None, far_end_of_b])) == 2
+
+
+def test_one_card_read_twice_stays_one_though_seen_at_both_ends() -> None:
+    a, bottom = _fanned_card(0.0), _fanned_card(0.0, end="bottom")[0]
+    # The same character framed again a little off and turned: at one of the card's ends.
+    twice = _read("yE", a[0].centre + np.array([12.0, 8.0]), _turn(a[0].down, 10.0), 0.8)
+    cards = [a, (twice, fr.card_quad(twice, 200.0))]
+    assert len(fr._one_per_card(cards, [bottom, None])) == 1

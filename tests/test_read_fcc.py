@@ -230,3 +230,19 @@ def test_a_pale_card_in_a_meld_is_drawn_along_its_row(fourcolor_reader: TableRea
     assert any(quad_iou(o.quad, truth) >= evaluate_fcc.MATCH_IOU for o in reads), [
         o.quad.tolist() for o in reads
     ]
+
+
+@pytest.mark.parametrize(("seed", "cards"), [(950_047, (13, 14)), (900_020, (5, 7))])
+def test_two_copies_side_by_side_in_a_fan_are_two_cards(
+    fourcolor_reader: TableReader, seed: int, cards: tuple[int, int]
+) -> None:
+    # Fresh tables (training fonts): two copies of one card next to each other in a fanned
+    # hand. Near the pivot the one's lower end lies on the other's centre line, which read
+    # them as one card read twice; the fan shows two cards, turned and shifted apart.
+    scene = _fourcolor(seed, cjk_fonts.TRAIN_FONTS)
+    label = scene.objects[cards[0]].label
+    assert scene.objects[cards[1]].label == label
+    reads = [o for o in fourcolor_reader.read(scene.image).objects if o.label == label]
+    for card in cards:
+        truth = scene.objects[card].quad.astype(np.float32)
+        assert any(quad_iou(o.quad, truth) >= evaluate_fcc.MATCH_IOU for o in reads), card

@@ -385,11 +385,30 @@ ONE_CARD = 0.45
 OVERSIZE = 2.0  # a read this many times the table's usual character size is no character
 
 
-def _one_per_card(cards: list[tuple[CharRead, Quad]]) -> list[tuple[CharRead, Quad]]:
+# A read this far (in character sizes) from both ends of a card whose two characters were
+# both seen is not that card's: a card prints two characters.
+ENDS_TAKEN = 0.75
+
+
+def _other_card(r: CharRead, k: CharRead, k_partner: CharRead | None) -> bool:
+    """Whether ``r`` is surely not ``k``'s card: ``k``'s card was seen at both ends (``k`` and
+    ``k_partner``) and ``r`` lies at neither. Two copies of one card side by side in a fanned
+    hand: near the pivot the lower end of the one lies on the other's centre line."""
+    if k_partner is None:
+        return False
+    reach = ENDS_TAKEN * r.size
+    return _dist(r.centre, k.centre) > reach and _dist(r.centre, k_partner.centre) > reach
+
+
+def _one_per_card(
+    cards: list[tuple[CharRead, Quad]], partners: Sequence[CharRead | None] | None = None
+) -> list[tuple[CharRead, Quad]]:
     """One read per card. A read much smaller than the others is a fragment of a character
     (one deck, one scale per table); two reads with the same label, each on the other's card's
     centre line, are one card read twice (its far end unpaired, or a neighbour square landing
-    on it): the surer stays."""
+    on it): the surer stays, unless one's card was seen at both ends (``partners``: each
+    read's far end, where seen) and the other lies at neither (:func:`_other_card`)."""
+    ends = dict(zip((id(r) for r, _ in cards), partners or [None] * len(cards), strict=True))
     if len(cards) >= 3:
         typical = float(np.median([r.size for r, _ in cards]))
         cards = [c for c in cards if c[0].size >= FRAGMENT * typical]
@@ -407,6 +426,8 @@ def _one_per_card(cards: list[tuple[CharRead, Quad]]) -> list[tuple[CharRead, Qu
                 _on_card(r.centre, kq, across_share=ONE_CARD)
                 or _on_card(k.centre, q, across_share=ONE_CARD)
             )
+            and not _other_card(r, k, ends[id(k)])
+            and not _other_card(k, r, ends[id(r)])
             for k, kq in kept
         ):
             kept.append((r, q))
@@ -516,7 +537,9 @@ def read_cards(
     pairs = paired(found)
     fan = loose_fan(pairs)
     cards = aim_rows(aim_fans(turned_to_fan(image, pairs, fan, classify), fan), fan, image)
-    out = _one_per_card([(a, card_quad(a, n)) for a, n in measured(image, cards, fan)])
+    out = _one_per_card(
+        [(a, card_quad(a, n)) for a, n in measured(image, cards, fan)], [b for _, b in cards]
+    )
     out.sort(key=lambda c: (float(c[1][:, 1].mean()), float(c[1][:, 0].mean())))
     return out
 
