@@ -238,7 +238,8 @@ def test_two_copies_side_by_side_in_a_fan_are_two_cards(
 ) -> None:
     # Fresh tables (training fonts): two copies of one card next to each other in a fanned
     # hand. Near the pivot the one's lower end lies on the other's centre line, which read
-    # them as one card read twice; the fan shows two cards, turned and shifted apart.
+    # them as one card read twice; that card was seen at both ends, and the other read lies
+    # at neither.
     scene = _fourcolor(seed, cjk_fonts.TRAIN_FONTS)
     label = scene.objects[cards[0]].label
     assert scene.objects[cards[1]].label == label

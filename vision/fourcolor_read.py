@@ -1184,9 +1184,9 @@ def measured(
             and max(runs[1:]) * unit > 2.5 * a.size * f
             and not _along_row(cards, k, ROW_TURN_KEEP_DEG)
         ):
-            k = max((1, 3, 2), key=lambda j: runs[j])
-            a = _facing(a, _quarter_turned(d, k))
-            runs[0] = runs[k]
+            turn = max((1, 3, 2), key=lambda j: runs[j])
+            a = _facing(a, _quarter_turned(d, turn))
+            runs[0] = runs[turn]
         seen = runs[0] * unit / f / (1 - CHAR_CENTRE)
         out.append((a, float(max(seen, 0.75 * length)) if seen <= 1.3 * length else length))
     return out
