@@ -1406,7 +1406,8 @@ def prefer_typical(quads: list[Quad], labels: list[str], scores: list[float]) ->
     reads a tile nearly as surely in a frame shifted a third of a tile or shrunk by a tenth,
     and such a frame can win by a hundredth; its centre then lies off the tile's and a row of
     touching tiles falls apart into two sets. Tiles in one photo are about one size (the
-    median height of the reads), so the frame nearest that size is the tile's own."""
+    median height of the reads), so the frame nearest that size is the tile's own. The card
+    reader ranks a card index's frames so too (``TableReader._resolve_cards``)."""
     out = list(scores)
     if len(quads) < 2:
         return out
