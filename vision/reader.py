@@ -627,10 +627,11 @@ class TableReader:
             # One index read in two frames, about as surely (5H at 0.94 in a frame around the
             # 5 and half its heart, 0.89 around both): the frame at the photo's index size is
             # the index's own. Fresh generated tables, 100 a set, right / spurious: standard
-            # deck 606 / 8 -> 610 / 4 (seeds 12 000 000+) and 592 / 6 either way
-            # (12 200 000+); All In 623 / 3 and 615 / 1 either way (12 100 000+, 12 300 000+);
-            # the real training split 1500 / 75 -> 1505 / 68 of 1603. Not with a profile,
-            # whose ranks are not the model's confidence that TYPICAL_CLOSE is set on.
+            # deck 606 / 8 -> 610 / 4 (seeds 12 000 000+), 592 / 6 and 638 / 9 either way
+            # (12 200 000+, 12 400 000+); All In 623 / 3 and 615 / 1 either way
+            # (12 100 000+, 12 300 000+); the real training split 1500 / 75 -> 1505 / 68 of
+            # 1603. Not with a profile, whose ranks are not the model's confidence that
+            # TYPICAL_CLOSE is set on.
             if self.profile is None:
                 rk = detect.prefer_typical(
                     [quads[keep[j]] for j in among],
@@ -646,11 +647,10 @@ class TableReader:
             chosen = [among[k] for k in sub]
             # Measured on fresh generated scenes: a third of the spurious card reads were an
             # index read a second time in a frame of another size.
-            pos = {j: k for k, j in enumerate(among)}
             again = detect.drop_repeats(
                 [quads[keep[j]] for j in chosen],
                 [reads[keep[j]].label for j in chosen],
-                [rk[pos[j]] for j in chosen],
+                [rk[k] for k in sub],
             )
             return [chosen[k] for k in again]
 
