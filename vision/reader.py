@@ -623,6 +623,7 @@ class TableReader:
         live = list(range(len(keep)))  # positions in keep still in the running
 
         def resolved(among: list[int]) -> list[int]:
+            framed = [quads[keep[j]] for j in among]
             rk = [ranks[j] for j in among]
             # One index read in two frames, about as surely (5H at 0.94 in a frame around the
             # 5 and half its heart, 0.89 around both): the frame at the photo's index size is
@@ -634,12 +635,10 @@ class TableReader:
             # TYPICAL_CLOSE is set on.
             if self.profile is None:
                 rk = detect.prefer_typical(
-                    [quads[keep[j]] for j in among],
-                    _sized_alike([reads[keep[j]] for j in among]),
-                    rk,
+                    framed, _sized_alike([reads[keep[j]] for j in among]), rk
                 )
             sub = detect.suppress(
-                [quads[keep[j]] for j in among],
+                framed,
                 rk,
                 iou=CARD_CLASH_IOU,
                 shaped=True,
