@@ -1128,50 +1128,47 @@ def _tile_from_face(lab: Image, ink: npt.NDArray[Any], g: Glyph, grow: float = 1
 
 def distinct(quads: list[Quad], tolerance: float = 0.12, start: int = 0) -> list[Quad]:
     """Drop proposals that repeat an earlier one (same place, size and slant, either way up):
-    they would be recognised twice for nothing. Kept quads are filed in a grid so that each new
-    one is compared with its neighbours only (textured tables give thousands of proposals).
-    The grid's cells follow the usual proposal's reach, not the largest one's: one frame the
-    size of the photo made every cell hold hundreds of kept quads. ``start``: the first
-    ``start`` quads are distinct already (kept as they are, only filed)."""
+    they would be recognised twice for nothing. ``start``: the first ``start`` quads are
+    distinct already (kept as they are, only compared with).
+
+    Textured tables give thousands of proposals: the pairs near enough to repeat each other
+    are found at once over the quads sorted by x (a pair's centres lie closer than the later
+    quad's reach, so their x do too), and only the pairs that do repeat are walked in order,
+    each quad dropped when it repeats one kept before it."""
     if len(quads) - start < 1 or len(quads) < 2:
         return quads
     q = np.stack(quads)
-    centre = q.mean(axis=1)
-    size = np.linalg.norm(q[:, 2] - q[:, 0], axis=1)
+    # In float32 as the quads are, compared in float64 (the exact test the pairwise
+    # definition makes).
+    centre = q.mean(axis=1).astype(np.float64)
+    size = np.linalg.norm(q[:, 2] - q[:, 0], axis=1).astype(np.float64)
     edge = q[:, 1] - q[:, 0]
-    angle = np.degrees(np.arctan2(edge[:, 1], edge[:, 0])) % 180.0
-    cell = max(float(tolerance * np.median(size)), 1.0)
-    grid: dict[tuple[int, int], list[int]] = {}
-    kept: list[int] = []
-    cx, cy, sz, an = centre[:, 0].tolist(), centre[:, 1].tolist(), size.tolist(), angle.tolist()
-    for i in range(len(quads)):
-        gx, gy = int(cx[i] // cell), int(cy[i] // cell)
-        if i < start:
-            kept.append(i)
-            grid.setdefault((gx, gy), []).append(i)
-            continue
-        reach = tolerance * sz[i]  # a match is nearer than this, and this close in size
-        x0, x1 = int((cx[i] - reach) // cell), int((cx[i] + reach) // cell)
-        y0, y1 = int((cy[i] - reach) // cell), int((cy[i] + reach) // cell)
-        dup = False
-        for nx in range(x0, x1 + 1):
-            for ny in range(y0, y1 + 1):
-                for k in grid.get((nx, ny), ()):
-                    if (
-                        math.hypot(cx[k] - cx[i], cy[k] - cy[i]) < reach
-                        and abs(sz[k] - sz[i]) < reach
-                        and min(abs(an[k] - an[i]), 180.0 - abs(an[k] - an[i])) < 8.0
-                    ):
-                        dup = True
-                        break
-                if dup:
-                    break
-            if dup:
-                break
-        if not dup:
-            kept.append(i)
-            grid.setdefault((gx, gy), []).append(i)
-    return [quads[i] for i in kept]
+    angle = (np.degrees(np.arctan2(edge[:, 1], edge[:, 0])) % 180.0).astype(np.float64)
+    reach = tolerance * size  # a repeat is nearer than this, and this close in size
+    order = np.argsort(centre[:, 0], kind="stable")
+    xs = centre[order, 0]
+    lo = np.searchsorted(xs, xs - reach[order], side="right")
+    hi = np.searchsorted(xs, xs + reach[order], side="left")
+    counts = hi - lo
+    later = np.repeat(order, counts)
+    first = np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
+    earlier = order[first]
+    pairs = earlier < later
+    earlier, later = earlier[pairs], later[pairs]
+    turn = np.abs(angle[earlier] - angle[later])
+    repeats = (
+        (np.hypot(*(centre[earlier] - centre[later]).T) < reach[later])
+        & (np.abs(size[earlier] - size[later]) < reach[later])
+        & (np.minimum(turn, 180.0 - turn) < 8.0)
+        & (later >= start)
+    )
+    earlier, later = earlier[repeats], later[repeats]
+    walk = np.lexsort((earlier, later))
+    kept = np.ones(len(quads), bool)
+    for k, i in zip(earlier[walk].tolist(), later[walk].tolist(), strict=True):
+        if kept[k]:  # every quad before i is settled: the pairs are walked in i's order
+            kept[i] = False
+    return [quads[i] for i in np.flatnonzero(kept).tolist()]
 
 
 def quad_iou(a: Quad, b: Quad) -> float:
