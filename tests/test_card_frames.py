@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision import synth
+from vision import detect, synth
+from vision.crops import reframed
 from vision.labels import NONE
 from vision.matching import same_object
 from vision.reader import Read, TableReader, _sized_alike
@@ -33,6 +34,32 @@ def test_an_index_read_in_two_frames_keeps_the_one_at_the_photos_index_size(
     ]
     assert len(mine) == 1, "the index is read once"
     assert same_object(mine[0].quad, truth.quad), "framed around the whole index"
+
+
+def test_an_index_read_in_a_frame_twice_its_height_keeps_its_own_frame() -> None:
+    # The reader's taller reframe (twice the height, shifted half of it) read this 2c as
+    # surely as its own frame did, and its centre lies outside the index's own frame: only
+    # the own frame's centre lies in the tall one.
+    scene = synth.card_scene(np.random.default_rng(12_700_046), "allin")
+    twos = [t for t in scene.truths if t.label == "2c"]
+    assert len(twos) == 2
+    objects = TableReader("allin").read(scene.image).objects
+    for t in twos:
+        assert any(o.label == "2c" and same_object(o.quad, t.quad) for o in objects)
+
+
+def test_prefer_typical_either_way_counts_a_frame_holding_the_others_centre() -> None:
+    own = detect.pair_quad(np.array([100, 100], np.float32), np.array([100, 120], np.float32))
+    tall = reframed(own, 1.0, 2.0, -0.6)  # the index in its lower part, its centre above it
+    typical = [own + np.float32(k * 80) for k in range(1, 4)]  # the photo's other indices
+    quads = [tall, own, *typical]
+    labels = ["2c", "2c", "3c", "4c", "5c"]
+    scores = [0.97, 0.96, 0.99, 0.99, 0.99]
+    assert not detect._centre_within(tall, own) and detect._centre_within(own, tall)
+    one_way = detect.prefer_typical(quads, labels, scores)
+    assert one_way[0] > one_way[1]
+    both = detect.prefer_typical(quads, labels, scores, either=True)
+    assert both[1] > both[0]
 
 
 def test_a_joker_word_is_not_ranked_by_the_photos_index_size(reader: TableReader) -> None:

@@ -1397,14 +1397,21 @@ TYPICAL_WEIGHT = 1.0  # tiles: rank lost per unit of |log(height / typical heigh
 TYPICAL_CLOSE = 0.06  # tiles: reads of one label this close in confidence are re-ordered
 
 
-def prefer_typical(quads: list[Quad], labels: list[str], scores: list[float]) -> list[float]:
+def prefer_typical(
+    quads: list[Quad], labels: list[str], scores: list[float], either: bool = False
+) -> list[float]:
     """Scores for :func:`suppress` where, of two overlapping reads of the same label that are
     about as sure, the one framed at the photo's typical tile size ranks first. The recogniser
     reads a tile nearly as surely in a frame shifted a third of a tile or shrunk by a tenth,
     and such a frame can win by a hundredth; its centre then lies off the tile's and a row of
     touching tiles falls apart into two sets. Tiles in one photo are about one size (the
     median height of the reads), so the frame nearest that size is the tile's own. The card
-    reader ranks a card index's frames so too (``TableReader._resolve_cards``)."""
+    reader ranks a card index's frames so too (``TableReader._resolve_cards``).
+
+    Two reads overlap when the worse fitting one's centre lies in the other's frame, or with
+    ``either``, the other way round too: a card index framed twice its height and shifted
+    half of it (the reader's taller reframe) holds the index's own frame's centre, while its
+    own centre lies outside that frame."""
     out = list(scores)
     if len(quads) < 2:
         return out
@@ -1419,7 +1426,10 @@ def prefer_typical(quads: list[Quad], labels: list[str], scores: list[float]) ->
             for j in same
             if fit[i] < fit[j]
             and scores[j] >= scores[i] - TYPICAL_CLOSE
-            and _centre_within(quads[i], quads[j])
+            and (
+                _centre_within(quads[i], quads[j])
+                or (either and _centre_within(quads[j], quads[i]))
+            )
         ]
         # Each read goes below the rank a better fitting one ends with, not the one it began
         # with: of three frames of one tile, each nearer the tile's size than the last, the

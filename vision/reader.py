@@ -632,10 +632,14 @@ class TableReader:
             # (12 200 000+, 12 400 000+); All In 623 / 3 and 615 / 1 either way
             # (12 100 000+, 12 300 000+); the real training split 1500 / 75 -> 1505 / 68 of
             # 1603. Not with a profile, whose ranks are not the model's confidence that
-            # TYPICAL_CLOSE is set on.
+            # TYPICAL_CLOSE is set on. Either frame holding the other's centre: a 2c read 0.97
+            # in its own frame lost to one twice as tall (seed 12 700 046); fresh tables, 100 a
+            # set, All In 621 / 7 -> 622 / 6 (12 700 000+) and 597 / 1 either way
+            # (12 900 000+), standard deck 607 / 6 and 639 / 9 either way (12 600 000+,
+            # 12 800 000+), the real training split 1505 / 68 -> 1505 / 67.
             if self.profile is None:
                 rk = detect.prefer_typical(
-                    framed, _sized_alike([reads[keep[j]] for j in among]), rk
+                    framed, _sized_alike([reads[keep[j]] for j in among]), rk, either=True
                 )
             sub = detect.suppress(
                 framed,
