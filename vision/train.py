@@ -158,9 +158,10 @@ def _candidates(kind: str, image: synth.Image) -> list[synth.Quad]:
         return detect.tile_candidates(image, faces_too=False, read_time=False)
     # Cards: the proposals the shipped model was trained on, grouped glyphs not also paired
     # apart, no faint light print, no small suits beside squat ranks, no second look at a
-    # washed-out photo, no glyphs inside other ink's holes, no texture left out first, and
-    # at most 500 (read time pairs them too and keeps up to detect.CARD_CAP, 2026-11-25,
-    # looks for the next three, 2026-11-26, and the last two, 2026-11-27). A dev-out
+    # washed-out photo, no glyphs inside other ink's holes, no texture left out first, no
+    # faint print on clipped paper, and at most 500 (read time pairs them too and keeps up to
+    # detect.CARD_CAP, 2026-11-25, looks for the next three, 2026-11-26, the two after,
+    # 2026-11-27, and the last, 2026-11-29). A dev-out
     # model trained on the read-time proposals of 2026-11-25 read the dev fold worse: 390 of
     # 432 right with 30 spurious, against 396 with 13 (fresh generated scenes: 371 and 370
     # of 386 against 373 and 367).
@@ -173,6 +174,7 @@ def _candidates(kind: str, image: synth.Image) -> list[synth.Quad]:
         washed=False,
         inside=False,
         texture=False,
+        clipped=False,
     )
 
 
