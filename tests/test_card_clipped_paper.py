@@ -56,31 +56,3 @@ def test_a_pale_index_on_a_dark_table_under_bright_light_is_read(
     right = score(reader.read(scene.image).objects, truths).right
     monkeypatch.setattr(detect, "CLIPPED_PAPER", 256)  # no paper is ever clipped
     assert score(reader.read(scene.image).objects, truths).right == right - 1
-
-
-def test_training_proposes_without_the_clipped_paper_look() -> None:
-    # The cards model learnt on proposals without it (a read-time step, 2026-11-29).
-    from vision.train import _candidates
-
-    scene = synth.card_scene(np.random.default_rng(12_900_030), "allin")
-
-    def proposed(clipped: bool) -> list[detect.Quad]:
-        return detect.card_candidates(
-            scene.image,
-            max_candidates=500,
-            apart=False,
-            faint_light=False,
-            squat_suits=False,
-            washed=False,
-            inside=False,
-            texture=False,
-            clipped=clipped,
-        )
-
-    trained_on, looked = proposed(False), proposed(True)
-    assert len(looked) != len(trained_on) or not all(
-        np.allclose(a, b) for a, b in zip(looked, trained_on, strict=True)
-    )
-    got = _candidates("cards", scene.image)
-    assert len(got) == len(trained_on)
-    assert all(np.allclose(a, b) for a, b in zip(got, trained_on, strict=True))

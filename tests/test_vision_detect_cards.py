@@ -479,29 +479,20 @@ def test_a_washed_out_photos_faint_indices_are_read(
     assert score(TableReader("allin").read(scene.image).objects, both).right == 1
 
 
-def test_training_proposes_as_the_shipped_model_learnt_without_the_washed_out_look() -> None:
-    # The cards model learnt on proposals without the second look at washed-out photos (a
-    # read-time step): `tableref train cards` must keep proposing those, or it would no
-    # longer make the shipped model.
-    from vision.train import _candidates
+@pytest.mark.parametrize(
+    ("look", "seed"),
+    [("washed", 5_200_207), ("clipped", 12_900_030)],  # a washed-out table; clipped paper
+)
+def test_training_proposes_as_the_shipped_model_learnt_without_read_time_looks(
+    look: str, seed: int
+) -> None:
+    # The cards model learnt on proposals without the read-time looks (a washed-out photo,
+    # faint print on clipped paper): `tableref train cards` must keep proposing those, or it
+    # would no longer make the shipped model.
+    from vision.train import CARD_PROPOSALS, _candidates
 
-    scene = synth.card_scene(np.random.default_rng(5_200_207), "allin")
-
-    def proposed(washed: bool) -> list[detect.Quad]:
-        return detect.card_candidates(
-            scene.image,
-            max_candidates=500,
-            apart=False,
-            faint_light=False,
-            squat_suits=False,
-            washed=washed,
-            inside=False,
-            texture=False,
-            clipped=False,
-        )
-
-    trained_on, looked = proposed(False), proposed(True)
-    assert len(looked) > len(trained_on)  # a washed-out table: the look adds proposals
-    got = _candidates("cards", scene.image)
-    assert len(got) == len(trained_on)
-    assert all(np.allclose(a, b) for a, b in zip(got, trained_on, strict=True))
+    scene = synth.card_scene(np.random.default_rng(seed), "allin")
+    assert CARD_PROPOSALS[look] is False
+    trained_on = _candidates("cards", scene.image)
+    looked = detect.card_candidates(scene.image, **{**CARD_PROPOSALS, look: True})
+    assert len(looked) > len(trained_on)  # on this table the look adds proposals

@@ -145,6 +145,26 @@ def _jitter_turn(box: synth.Quad) -> Turn | None:
     return None if h < w * 1.1 else "upright"
 
 
+# Cards: the proposals the shipped model was trained on, grouped glyphs not also paired
+# apart, no faint light print, no small suits beside squat ranks, no second look at a
+# washed-out photo, no glyphs inside other ink's holes, no texture left out first, no
+# faint print on clipped paper, and at most 500 (read time pairs them too and keeps up to
+# detect.CARD_CAP, 2026-11-25, looks for the next three, 2026-11-26, the two after,
+# 2026-11-27, and the last, 2026-11-29). A dev-out model trained on the read-time proposals
+# of 2026-11-25 read the dev fold worse: 390 of 432 right with 30 spurious, against 396 with
+# 13 (fresh generated scenes: 371 and 370 of 386 against 373 and 367).
+CARD_PROPOSALS: dict[str, Any] = {
+    "max_candidates": 500,
+    "apart": False,
+    "faint_light": False,
+    "squat_suits": False,
+    "washed": False,
+    "inside": False,
+    "texture": False,
+    "clipped": False,
+}
+
+
 def _candidates(kind: str, image: synth.Image) -> list[synth.Quad]:
     # Tiles: the number-framed proposals only, as enrolment captures take them. A model
     # trained on the face proposals too (2026-11-24) read no better than the 2026-11-22
@@ -156,26 +176,7 @@ def _candidates(kind: str, image: synth.Image) -> list[synth.Quad]:
     # on the fresh tables against 2935, bench synthetic 1050 against 1052, spurious 5 -> 10.
     if kind == "tiles":
         return detect.tile_candidates(image, faces_too=False, read_time=False)
-    # Cards: the proposals the shipped model was trained on, grouped glyphs not also paired
-    # apart, no faint light print, no small suits beside squat ranks, no second look at a
-    # washed-out photo, no glyphs inside other ink's holes, no texture left out first, no
-    # faint print on clipped paper, and at most 500 (read time pairs them too and keeps up to
-    # detect.CARD_CAP, 2026-11-25, looks for the next three, 2026-11-26, the two after,
-    # 2026-11-27, and the last, 2026-11-29). A dev-out
-    # model trained on the read-time proposals of 2026-11-25 read the dev fold worse: 390 of
-    # 432 right with 30 spurious, against 396 with 13 (fresh generated scenes: 371 and 370
-    # of 386 against 373 and 367).
-    return detect.card_candidates(
-        image,
-        max_candidates=500,
-        apart=False,
-        faint_light=False,
-        squat_suits=False,
-        washed=False,
-        inside=False,
-        texture=False,
-        clipped=False,
-    )
+    return detect.card_candidates(image, **CARD_PROPOSALS)
 
 
 def crops_from(
