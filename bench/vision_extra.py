@@ -143,6 +143,14 @@ ENROL_SCENES = 40  # per game
 ENROL_LAYOUT_SEED = 7
 ENROL_OTHER_LAYOUTS = (8, 9)  # the same deck enrolled from other captures, read alike
 ENROL_SCENE_SEED = 30_000
+# One physical deck prints every copy of a card alike (``synth_unseen.deck_print``), which the
+# scenes above do not: there each card drawn takes its own font and index geometry, so the
+# one enrolled copy of a card is rarely the one on the table. These prints are whole decks
+# as a player owns them, each enrolled once and read on scenes of that same deck. Print seeds
+# and scene seeds no reader change was chosen on (development used prints 201+).
+ENROL_PRINTS = (1, 2, 3, 4)
+ENROL_PRINT_SCENES = 30  # per print
+ENROL_PRINT_SCENE_SEED = 31_000
 
 
 def enrolment() -> dict[str, Any]:
@@ -264,7 +272,76 @@ def enrolment() -> dict[str, Any]:
         "scenes_per_game": ENROL_SCENES,
         "layout": "one capture of the whole deck in a grid, dark cloth, even light",
         "table": rows,
+        "one_print_decks": enrolment_one_print(),
     }
+
+
+def enrolment_one_print() -> list[dict[str, Any]]:
+    """Deck enrolment as a player meets it: a physical deck in the unseen style, printed one
+    way throughout (:data:`ENROL_PRINTS`), enrolled from one layout photo of that deck and
+    read on :data:`ENROL_PRINT_SCENES` table scenes of the same deck, before and after. One
+    row per game, pooled over the prints, with each print's figures."""
+    from host.cli.enroll import deck_order, default_grid
+    from vision import synth_unseen
+    from vision.enrol_session import Enrolment
+    from vision.evaluate import Score, score
+    from vision.reader import TableReader
+
+    rows = []
+    for game in ENROL_GAMES:
+        order = deck_order(game)
+        cols, n_rows = default_grid(len(order))
+        before, after = Score(), Score()
+        prints = []
+        for seed in ENROL_PRINTS:
+            deck = synth_unseen.deck_print(seed)
+            reader = TableReader(game)  # type: ignore[arg-type]
+            layout = synth_unseen.layout_scene(
+                game, order, cols, np.random.default_rng(ENROL_LAYOUT_SEED), deck=deck
+            )
+            session = Enrolment(reader, "bench", order, cols, n_rows)
+            session.capture(1, layout.image)
+            profile = session.profile(partial=True)
+            scenes = [
+                synth_unseen.scene(
+                    game, np.random.default_rng(ENROL_PRINT_SCENE_SEED + i), deck=deck
+                )
+                for i in range(ENROL_PRINT_SCENES)
+            ]
+            b, a = Score(), Score()
+            for scene in scenes:
+                b.add(score(reader.read(scene.image).objects, scene.truths, partial=scene.partial))
+            reader.use_deck(profile)
+            for scene in scenes:
+                a.add(score(reader.read(scene.image).objects, scene.truths, partial=scene.partial))
+            before.add(b)
+            after.add(a)
+            prints.append(
+                {
+                    "print_seed": seed,
+                    "font": deck.font,
+                    "enrolled_cards": len(order) - len(session.missing),
+                    "objects": a.objects,
+                    "before": round(b.accuracy, 4),
+                    "after": round(a.accuracy, 4),
+                    "spurious_after": round(a.spurious_rate, 4),
+                }
+            )
+        print(
+            f"  enrolment {game}, one print a deck: {before.accuracy:.3f} -> {after.accuracy:.3f}",
+            flush=True,
+        )
+        rows.append(
+            {
+                "game": game,
+                "deck_style": synth_unseen.STYLE_NAMES[game],
+                "scenes_per_print": ENROL_PRINT_SCENES,
+                "before": before.to_json(),
+                "after": after.to_json(),
+                "prints": prints,
+            }
+        )
+    return rows
 
 
 # -- Four Color and Cactus reading ----------------------------------------------------------
