@@ -146,10 +146,12 @@ ENROL_SCENE_SEED = 30_000
 # One physical deck prints every copy of a card alike (``synth_unseen.deck_print``), which the
 # scenes above do not: there each card drawn takes its own font and index geometry, so the
 # one enrolled copy of a card is rarely the one on the table. These prints are whole decks
-# as a player owns them, each enrolled once and read on scenes of that same deck. Print seeds
-# and scene seeds no reader change was chosen on (development used prints 201+).
-ENROL_PRINTS = (1, 2, 3, 4)
-ENROL_PRINT_SCENES = 30  # per print
+# as a player owns them, each enrolled once and read on scenes of that same deck: the first
+# two print seeds of each unseen font (LXGW WenKai bold 1, 6; Noto Serif CJK bold 2, 3; AR PL
+# UMing 11, 14: its thin strokes read worst), seeds no reader change was chosen on
+# (development used prints 201+).
+ENROL_PRINTS = (1, 6, 2, 3, 11, 14)
+ENROL_PRINT_SCENES = 20  # per print
 ENROL_PRINT_SCENE_SEED = 31_000
 
 
