@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from vision import calibrate, detect_fourcolor, synth_fourcolor
+from vision.evaluate import Score, score
 from vision.stability import StableReader
 from vision.synth_sequence import SKIN_TONES_BGR, hand_sequence
 from vision.synth_table import render_calibration_scene
@@ -155,6 +156,15 @@ ENROL_PRINT_SCENES = 20  # per print
 ENROL_PRINT_SCENE_SEED = 31_000
 
 
+def _read_scenes(reader: Any, scenes: list[Any]) -> Score:
+    """One Score over ``scenes`` read by ``reader`` (a right read of a partly covered object
+    is not spurious, as in the synthetic bench)."""
+    total = Score()
+    for scene in scenes:
+        total.add(score(reader.read(scene.image).objects, scene.truths, partial=scene.partial))
+    return total
+
+
 def enrolment() -> dict[str, Any]:
     """Deck enrolment on a deck style the models never saw (``vision.synth_unseen``): the
     deck is enrolled from ONE generated layout photo (the whole deck in a grid, as
@@ -170,7 +180,6 @@ def enrolment() -> dict[str, Any]:
     from host.cli.enroll import deck_order, default_grid
     from vision import detect, synth_unseen
     from vision.enrol_session import Enrolment
-    from vision.evaluate import Score, score
     from vision.matching import same_object
     from vision.reader import TableReader
 
@@ -187,7 +196,6 @@ def enrolment() -> dict[str, Any]:
         capture = session.capture(1, layout.image)
         profile = session.profile(partial=True)
         enrol_s = time.perf_counter() - started
-        before, after = Score(), Score()
         scenes = [
             synth_unseen.scene(game, np.random.default_rng(ENROL_SCENE_SEED + i))
             for i in range(ENROL_SCENES)
@@ -203,11 +211,9 @@ def enrolment() -> dict[str, Any]:
                 else detect.card_candidates(image)
             )
             proposed += sum(any(same_object(q, t.quad) for q in quads) for t in scene.truths)
-        for scene in scenes:
-            before.add(score(reader.read(scene.image).objects, scene.truths, partial=scene.partial))
+        before = _read_scenes(reader, scenes)
         reader.use_deck(profile)
-        for scene in scenes:
-            after.add(score(reader.read(scene.image).objects, scene.truths, partial=scene.partial))
+        after = _read_scenes(reader, scenes)
 
         def named(s: Score, cards: list[str]) -> dict[str, Any]:
             """How the cards enrolment named as doubtful read on the tables, against the rest."""
@@ -241,9 +247,7 @@ def enrolment() -> dict[str, Any]:
             other = Enrolment(reader, "bench", order, cols, n_rows)
             other.capture(1, again.image)
             reader.use_deck(other.profile(partial=True))
-            s = Score()
-            for scene in scenes:
-                s.add(score(reader.read(scene.image).objects, scene.truths, partial=scene.partial))
+            s = _read_scenes(reader, scenes)
             other_layouts.append(
                 {
                     "layout_seed": seed,
@@ -286,7 +290,6 @@ def enrolment_one_print() -> list[dict[str, Any]]:
     from host.cli.enroll import deck_order, default_grid
     from vision import synth_unseen
     from vision.enrol_session import Enrolment
-    from vision.evaluate import Score, score
     from vision.reader import TableReader
 
     rows = []
@@ -310,12 +313,9 @@ def enrolment_one_print() -> list[dict[str, Any]]:
                 )
                 for i in range(ENROL_PRINT_SCENES)
             ]
-            b, a = Score(), Score()
-            for scene in scenes:
-                b.add(score(reader.read(scene.image).objects, scene.truths, partial=scene.partial))
+            b = _read_scenes(reader, scenes)
             reader.use_deck(profile)
-            for scene in scenes:
-                a.add(score(reader.read(scene.image).objects, scene.truths, partial=scene.partial))
+            a = _read_scenes(reader, scenes)
             before.add(b)
             after.add(a)
             prints.append(
@@ -379,7 +379,6 @@ def fcc_reading(game: str, seeds: dict[str, tuple[int, int]] | None = None) -> d
     ``seeds``: split -> (first seed, tables), :data:`FCC_SEEDS` by default."""
     from vision import evaluate_fcc
     from vision.detect import quad_iou
-    from vision.evaluate import Score
     from vision.reader import TableReader
 
     reader = TableReader(game)  # type: ignore[arg-type]
