@@ -901,14 +901,10 @@ def fan_gaps(
     squares = []
     for k in gaps:
         a, b = members[k], members[k + 1]
-        t = np.radians(float(steps[k]) / 2)
-        rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
-        radius = (_dist(a.centre, fan.pivot) + _dist(b.centre, fan.pivot)) / 2
-        # Turned half the gap from ``a`` towards ``b``: which way round depends on the image.
-        ways = [turn @ (a.centre - fan.pivot) for turn in (rot, rot.T)]
-        aim = angles[k] + float(steps[k]) / 2
-        v = min(ways, key=lambda w: abs(bearing(fan.pivot + w) - aim))
-        c = fan.pivot + v * (radius / max(float(np.linalg.norm(v)), 1e-9))
+        ra, rb = _dist(a.centre, fan.pivot), _dist(b.centre, fan.pivot)
+        # Midway in angle (the two directions' bisector), midway in distance from the pivot.
+        v = (a.centre - fan.pivot) / ra + (b.centre - fan.pivot) / rb
+        c = fan.pivot + v * ((ra + rb) / 2 / max(float(np.linalg.norm(v)), 1e-9))
         squares.append(_square_at(c, (a.size + b.size) / 2, fan.pivot - c))
     out = []
     for k, r in zip(gaps, read_each(image, squares, classify), strict=True):
