@@ -112,3 +112,43 @@ def test_a_view_captured_again_replaces_its_faces_and_bar() -> None:
     assert set(again.face_labels) == set(ORDER) - {"b7"} == set(again.cards) - {"none"}
     assert len(again.face_labels) == len(once.face_labels) - 10
     assert once.mark is not None and again.mark is not None and list(session.marks) == [1]
+
+
+def test_only_faces_about_a_read_tiles_size_are_looked_at() -> None:
+    read = [_tile(100), _tile(140), _tile(180)]
+    joker = _tile(220)
+    small = np.array([[0, 0], [10, 0], [10, 14], [0, 14]], np.float32)  # a pip, a star
+    table = np.array([[0, 0], [998, 0], [998, 748], [0, 748]], np.float32)
+    assert [q.tolist() for q in joker_faces.tile_sized([joker, small, table], read)] == [
+        joker.tolist()
+    ]
+    # Too few reads to tell a tile's size: every face is looked at.
+    assert len(joker_faces.tile_sized([joker, small, table], read[:2])) == 3
+
+
+def test_a_white_table_is_not_taken_for_one_jokers_face() -> None:
+    """On a white table the pale table is one rectangle about a tile's shape: taken for a
+    double joker's face, the whole photo replaced every tile read on it (1 object left of
+    the 38 tiles; development print 201, scene 9 700 017)."""
+    from vision.enrol_session import Enrolment
+    from vision.reader import TableReader
+
+    deck = synth_unseen.deck_print(201)
+    cols, rows = default_grid(len(ORDER))
+    layout = synth_unseen.layout_scene(
+        "rummikub", ORDER, cols, np.random.default_rng(11), deck=deck
+    )
+    session = Enrolment(TableReader("rummikub"), "t", ORDER, cols, rows)
+    session.capture(1, layout.image)
+    reader = TableReader("rummikub")
+    reader.use_deck(session.profile(partial=True))
+    scene = synth_unseen.scene("rummikub", np.random.default_rng(9_700_017), deck=deck)
+    objects = reader.read(scene.image).objects
+    right = [
+        o
+        for o in objects
+        if any(t.label == o.label and same_object(o.quad, t.quad) for t in scene.truths)
+    ]
+    assert len(scene.truths) == 38 and len(right) >= 20
+    w = scene.image.shape[1]
+    assert all(float(np.ptp(o.quad[:, 0])) < w / 4 for o in objects)

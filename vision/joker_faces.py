@@ -10,7 +10,8 @@ read looks at each pale tile face the detector finds (:func:`vision.detect.tile_
 and at each place a row of read tiles leaves for one more, where nothing was read: a frame
 whose thumbnail lies nearer an enrolled joker's than any numbered tile's, by
 :data:`JOKER_MARGIN` (cosine), is read as that joker, in place of any smaller read on it (a
-star read as a number).
+star read as a number). Only faces about a read tile's size are looked at
+(:func:`tile_sized`): a pale table is a pale rectangle too.
 """
 
 from __future__ import annotations
@@ -34,6 +35,13 @@ FACE_CROP = (48, 64)  # a tile's face, cut out before the thumbnail shrinks it
 # of the table lay nearer a joker by as much; at 0.1 two sets read 2 spurious more.
 JOKER_MARGIN = 0.2
 ROW_SHIFTS = (-0.2, 0.0, 0.2)  # a row place shifted along the tile, in half tile heights
+# A face is looked at only if its long side is within these multiples of the read tiles'
+# median long side (given FACE_SIZE_READS reads or more). A pale table is one pale
+# rectangle about as long for its width as a tile: on a white table (development print 201,
+# scene 9 700 017) the whole photo was taken for a double joker's face, and the 26 tiles read
+# on it were dropped as parts of that joker.
+FACE_SIZES = (0.5, 2.0)
+FACE_SIZE_READS = 3
 
 
 def is_joker(label: str) -> bool:
@@ -70,7 +78,7 @@ def jokers(
     # Each face upright and sideways: its frame does not say which of its sides is the top.
     frames = [
         turn
-        for q in detect.tile_faces(image)
+        for q in tile_sized(detect.tile_faces(image), read)
         if not _read_at(q, read)
         for turn in (q, np.roll(q, 1, 0))
     ]
@@ -96,6 +104,22 @@ def jokers(
         alts = [(names[k], float(p[k])) for k in top]
         out.append((names[best], float(p[best]), alts, frames[f]))
     return out
+
+
+def _long_side(quads: Sequence[Quad]) -> npt.NDArray[np.float64]:
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    return np.asarray(np.linalg.norm(q - np.roll(q, 1, axis=1), axis=2).max(axis=1))
+
+
+def tile_sized(faces: Sequence[Quad], read: Sequence[Quad]) -> list[Quad]:
+    """The ``faces`` about as large as the tiles ``read`` (:data:`FACE_SIZES`); all of them
+    where fewer than :data:`FACE_SIZE_READS` tiles were read (nothing to measure by)."""
+    if len(read) < FACE_SIZE_READS or not faces:
+        return list(faces)
+    typical = float(np.median(_long_side(read)))
+    lo, hi = FACE_SIZES
+    sides = _long_side(faces)
+    return [f for f, s in zip(faces, sides, strict=True) if lo * typical <= s <= hi * typical]
 
 
 def _row_places(image: npt.NDArray[Any], read: Sequence[Quad]) -> list[Quad]:
