@@ -1322,7 +1322,7 @@ def reseat(quads: list[Quad], labels: list[str], scores: list[float], kept: list
     it covers the next tile, whose own right read is dropped."""
     if not kept or len(quads) < 3:
         return kept
-    heights = np.array([_long_side(q) for q in quads])
+    heights = np.array([long_side(q) for q in quads])
     typical = float(np.median(heights))
     frames = Frames(quads, nested=True)
     out = list(kept)
@@ -1467,7 +1467,7 @@ def prefer_typical(
     out = list(scores)
     if len(quads) < 2:
         return out
-    heights = np.array([_long_side(q) for q in quads])
+    heights = np.array([long_side(q) for q in quads])
     typical = float(np.median(heights))
     off = TYPICAL_WEIGHT * np.abs(np.log(np.maximum(heights, 1.0) / typical))
     fit = [s - float(o) for s, o in zip(scores, off, strict=True)]
@@ -1510,7 +1510,8 @@ def _by_label(labels: list[str]) -> list[list[int]]:
     return [g for g in groups.values() if len(g) > 1]
 
 
-def _long_side(quad: Quad) -> float:
+def long_side(quad: Quad) -> float:
+    """A quad's longer side, its two opposite sides averaged."""
     q = quad.astype(np.float32)
     return (
         max(

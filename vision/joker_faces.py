@@ -106,20 +106,14 @@ def jokers(
     return out
 
 
-def _long_side(quads: Sequence[Quad]) -> npt.NDArray[np.float64]:
-    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
-    return np.asarray(np.linalg.norm(q - np.roll(q, 1, axis=1), axis=2).max(axis=1))
-
-
 def tile_sized(faces: Sequence[Quad], read: Sequence[Quad]) -> list[Quad]:
     """The ``faces`` about as large as the tiles ``read`` (:data:`FACE_SIZES`); all of them
     where fewer than :data:`FACE_SIZE_READS` tiles were read (nothing to measure by)."""
     if len(read) < FACE_SIZE_READS or not faces:
         return list(faces)
-    typical = float(np.median(_long_side(read)))
+    typical = float(np.median([detect.long_side(q) for q in read]))
     lo, hi = FACE_SIZES
-    sides = _long_side(faces)
-    return [f for f, s in zip(faces, sides, strict=True) if lo * typical <= s <= hi * typical]
+    return [f for f in faces if lo * typical <= detect.long_side(f) <= hi * typical]
 
 
 def _row_places(image: npt.NDArray[Any], read: Sequence[Quad]) -> list[Quad]:
