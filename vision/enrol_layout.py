@@ -3,7 +3,7 @@
 ``tableref enroll`` asks the player to lay the deck out upright, apart, on a plain surface
 that contrasts with the faces (a dark cloth or a wooden table), in a grid read row by row. This
 module finds each object's outline (the face against the surface, so it works for a deck the
-recogniser has never seen), puts the outlines in grid cells, and cuts the crops a read will
+recogniser has never seen; on a pale table, the face's edges), puts the outlines in grid cells, and cuts the crops a read will
 compare with: for cards the corner indices the card detector finds in each card's corners
 (the most object-like by the recogniser's ``none`` score), for tiles the whole face. Each crop
 is also taken half-turned, since a read may see the object either way up.
@@ -44,6 +44,20 @@ JITTERS = 4  # jittered copies per crop (and per clutter crop): the framings a r
 # Development layouts 11-13 and seeds 8 600 000+ (four sets of 30 scenes), with the pooled
 # names of vision.pooled_reads: 3084 -> 3089 of 3416 right, spurious 34 -> 28.
 OUTLINE_TOO = True
+# Faces on a surface about as light as they are (a white or marble table) hardly differ from
+# it: the faces' edges (Canny at each of EDGE_LEVELS) are looked at too, and taken where the
+# look at the difference from the surface finds under EDGES_BELOW as many objects. Generated
+# layouts of seeds 11-13, outlines found before -> after: Rummikub (56 tiles) on white 38, 5,
+# 7 -> 56 each, on marble 4, 6, 5 -> 56 each; standard cards (53) on white 33, 2, 0 -> 53,
+# 53, 47, on marble 27, 13, 1 -> 52, 47, 36; dark, wood, cloth and patterned tables the same.
+EDGES_BELOW = 0.8
+EDGE_LEVELS = ((3, 9), (5, 15), (10, 30), (20, 50), (30, 80))
+# An outline's short side against its long side: a card's or tile's proportions (cards
+# 0.64-0.72, tiles about 0.72; generated layouts' outlines 0.68-0.76), not those of a frame
+# printed on a card around its pips (about 0.52 on the generated decks), which on a pale
+# table stands out where the card's face does not (0.5-0.9 before: on white layouts of seeds
+# 12 and 14 every outline found was such a frame).
+OBJECT_ASPECT = (0.6, 0.82)
 
 
 @dataclass
@@ -87,7 +101,9 @@ def _upright(box: npt.NDArray[Any], up: npt.NDArray[np.float64]) -> Quad:
 
 def outlines(image: Image) -> list[Quad]:
     """Card- or tile-shaped regions that differ from the surface (estimated at the photo's
-    border), upright with the photo's top as up."""
+    border), upright with the photo's top as up. Where the faces hardly differ from the
+    surface (a white or marble table), their edges are looked at too (:func:`_by_edges`), and
+    whichever look finds more objects is taken."""
     h, w = image.shape[:2]
     scale = min(1.0, 1200 / max(h, w))
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
@@ -101,22 +117,58 @@ def outlines(image: Image) -> list[Quad]:
     k = max(3, int(0.004 * max(lab.shape[:2])) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    min_area = mask.size / 4000
-    found = []
+    found = _sized(_shaped(contours, mask.size))
+    by_edges = _sized(_by_edges(small))
+    if len(found) < EDGES_BELOW * len(by_edges):
+        found = by_edges
+    up = np.array([0.0, -1.0])
+    return [_upright(box / scale, up) for _, box in found]
+
+
+def _sized(found: list[tuple[float, npt.NDArray[Any]]]) -> list[tuple[float, npt.NDArray[Any]]]:
+    """The (area, box) pairs of about the deck's size: 0.5-1.8 times the median area of
+    those at least a quarter as large as the largest tenth (a patterned table's squares can
+    outnumber the cards, and must not set their size)."""
+    if not found:
+        return []
+    areas = np.array([a for a, _ in found])
+    median = float(np.median(areas[areas >= 0.25 * np.percentile(areas, 90)]))
+    return [(a, box) for a, box in found if 0.5 * median < a < 1.8 * median]
+
+
+def _shaped(contours: Sequence[Any], pixels: int) -> list[tuple[float, npt.NDArray[Any]]]:
+    """(area, rotated box) of each contour shaped like a card or tile: large enough, filling
+    its box, of a card's or tile's proportions (:data:`OBJECT_ASPECT`)."""
+    lo, hi = OBJECT_ASPECT
+    out = []
     for c in contours:
         area = cv2.contourArea(c)
-        if area < min_area:
+        if area < pixels / 4000:
             continue
         rect = cv2.minAreaRect(c)
         rw, rh = rect[1]
-        if rw * rh <= 0 or area / (rw * rh) < 0.8 or not 0.5 < min(rw, rh) / max(rw, rh) < 0.9:
+        if rw * rh <= 0 or area / (rw * rh) < 0.8 or not lo < min(rw, rh) / max(rw, rh) < hi:
             continue
-        found.append((area, cv2.boxPoints(rect) / scale))
-    if not found:
-        return []
-    median = float(np.median([a for a, _ in found]))
-    up = np.array([0.0, -1.0])
-    return [_upright(box, up) for a, box in found if 0.5 * median < a < 1.8 * median]
+        out.append((area, cv2.boxPoints(rect)))
+    return out
+
+
+def _by_edges(small: Image) -> list[tuple[float, npt.NDArray[Any]]]:
+    """Card-shaped regions closed by edges, found at each of :data:`EDGE_LEVELS` (a faint
+    side closes at a low level, a noisy surface breaks up less at a high one), the largest
+    of each nest kept (a card's edge gives an outer and an inner contour, its printed frame
+    another, and each level its own)."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    found = []
+    for low, high in EDGE_LEVELS:
+        edges = cv2.dilate(cv2.Canny(grey, low, high), np.ones((3, 3), np.uint8))
+        contours, _ = cv2.findContours(edges, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+        found += _sized(_shaped(contours, edges.size))
+    kept: list[tuple[float, npt.NDArray[Any]]] = []
+    for area, box in sorted(found, key=lambda ab: -ab[0]):
+        if not any(inside(box.mean(axis=0), other) for _, other in kept):
+            kept.append((area, box))
+    return kept
 
 
 def grid_cells(quads: Sequence[Quad]) -> Capture:
@@ -396,3 +448,24 @@ def jittered(
 def with_half_turns(crops: list[npt.NDArray[np.uint8]]) -> list[npt.NDArray[np.uint8]]:
     """Each crop and the same crop upside down (a read may see either)."""
     return [c2 for c in crops for c2 in (c, np.ascontiguousarray(c[::-1, ::-1]))]
+
+
+def surface_contrast(image: Image, quads: Sequence[Quad]) -> float:
+    """How far the laid-out faces stand out from the surface: the CIELAB distance between
+    the median colour of the photo's border (the surface) and the median colour of the
+    objects' faces (:func:`upright_patch`, their middle half). 0 without objects."""
+    if not quads:
+        return 0.0
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+    b = max(2, int(0.02 * min(lab.shape[:2])))
+    border = np.concatenate(
+        [s.reshape(-1, 3) for s in (lab[:b], lab[-b:], lab[:, :b], lab[:, -b:])]
+    )
+    faces = []
+    for q in quads:
+        patch = cv2.cvtColor(upright_patch(image, q, 64), cv2.COLOR_BGR2LAB).astype(np.float32)
+        h, w = patch.shape[:2]
+        faces.append(
+            np.median(patch[h // 4 : h - h // 4, w // 4 : w - w // 4].reshape(-1, 3), axis=0)
+        )
+    return float(np.linalg.norm(np.median(faces, axis=0) - np.median(border, axis=0)))
