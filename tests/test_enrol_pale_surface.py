@@ -92,3 +92,16 @@ def test_a_card_deck_on_a_pale_table_enrols_with_a_warning_and_a_tile_deck_witho
     assert "dark cloth" in warning
     assert not any("stand out" in w for w in _capture("cards", "dark"))
     assert not any("stand out" in w for w in _capture("rummikub", "white"))
+
+
+def test_the_edge_look_is_spared_where_the_faces_stand_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Four times the rest of the outline search: a dark table's layout never needs it."""
+    layout = _layout("rummikub", "dark")
+
+    def not_here(small: np.ndarray) -> list[tuple[float, np.ndarray]]:
+        raise AssertionError("the edge look ran on a dark table")
+
+    monkeypatch.setattr(enrol_layout, "_by_edges", not_here)
+    assert len(enrol_layout.outlines(layout.image)) == len(layout.quads)

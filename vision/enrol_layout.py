@@ -3,10 +3,11 @@
 ``tableref enroll`` asks the player to lay the deck out upright, apart, on a plain surface
 that contrasts with the faces (a dark cloth or a wooden table), in a grid read row by row. This
 module finds each object's outline (the face against the surface, so it works for a deck the
-recogniser has never seen; on a pale table, the face's edges), puts the outlines in grid cells, and cuts the crops a read will
-compare with: for cards the corner indices the card detector finds in each card's corners
-(the most object-like by the recogniser's ``none`` score), for tiles the whole face. Each crop
-is also taken half-turned, since a read may see the object either way up.
+recogniser has never seen; on a pale table, the face's edges), puts the outlines in grid
+cells, and cuts the crops a read will compare with: for cards the corner indices the card
+detector finds in each card's corners (the most object-like by the recogniser's ``none``
+score), for tiles the whole face. Each crop is also taken half-turned, since a read may see
+the object either way up.
 """
 
 from __future__ import annotations
@@ -51,6 +52,15 @@ OUTLINE_TOO = True
 # 7 -> 56 each, on marble 4, 6, 5 -> 56 each; standard cards (53) on white 33, 2, 0 -> 53,
 # 53, 47, on marble 27, 13, 1 -> 52, 47, 36; dark, wood, cloth and patterned tables the same.
 EDGES_BELOW = 0.8
+# The edge look (about 190 ms a 1200-pixel capture, four times the rest) is taken where
+# Otsu's split of the difference from the surface lies under this (twice the CIELAB distance):
+# generated layouts on white and marble tables 27-68, on one cloth 56-62, on dark, wooden,
+# patterned and the other cloth tables 105-157.
+EDGE_LOOK_BELOW = 90.0
+# ... or where what differs from the surface covers under this share of the photo: dark print
+# on faces as pale as the table splits well from it, but only the print is found (generated
+# layouts: 0.35-0.49 where the faces are found, 0.07-0.11 where they are not).
+EDGE_LOOK_COVER = 0.2
 EDGE_LEVELS = ((3, 9), (5, 15), (10, 30), (20, 50), (30, 80))
 # An outline's short side against its long side: a card's or tile's proportions (cards
 # 0.64-0.72, tiles about 0.72; generated layouts' outlines 0.68-0.76), not those of a frame
@@ -113,14 +123,15 @@ def outlines(image: Image) -> list[Quad]:
     border = np.concatenate([strip.reshape(-1, 3) for strip in strips])
     dist = np.linalg.norm(lab - np.median(border, axis=0), axis=2)
     dist8 = np.clip(dist * 2, 0, 255).astype(np.uint8)
-    _, mask = cv2.threshold(cv2.GaussianBlur(dist8, (5, 5), 0), 0, 255, cv2.THRESH_OTSU)
+    level, mask = cv2.threshold(cv2.GaussianBlur(dist8, (5, 5), 0), 0, 255, cv2.THRESH_OTSU)
     k = max(3, int(0.004 * max(lab.shape[:2])) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     found = _sized(_shaped(contours, mask.size))
-    by_edges = _sized(_by_edges(small))
-    if len(found) < EDGES_BELOW * len(by_edges):
-        found = by_edges
+    if level < EDGE_LOOK_BELOW or cv2.countNonZero(mask) < EDGE_LOOK_COVER * mask.size:
+        by_edges = _sized(_by_edges(small))
+        if len(found) < EDGES_BELOW * len(by_edges):
+            found = by_edges
     up = np.array([0.0, -1.0])
     return [_upright(box / scale, up) for _, box in found]
 
