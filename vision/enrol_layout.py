@@ -118,10 +118,7 @@ def outlines(image: Image) -> list[Quad]:
     scale = min(1.0, 1200 / max(h, w))
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
-    b = max(2, int(0.02 * min(lab.shape[:2])))
-    strips = (lab[:b], lab[-b:], lab[:, :b], lab[:, -b:])
-    border = np.concatenate([strip.reshape(-1, 3) for strip in strips])
-    dist = np.linalg.norm(lab - np.median(border, axis=0), axis=2)
+    dist = np.linalg.norm(lab - _surface(lab), axis=2)
     dist8 = np.clip(dist * 2, 0, 255).astype(np.uint8)
     level, mask = cv2.threshold(cv2.GaussianBlur(dist8, (5, 5), 0), 0, 255, cv2.THRESH_OTSU)
     k = max(3, int(0.004 * max(lab.shape[:2])) | 1)
@@ -134,6 +131,15 @@ def outlines(image: Image) -> list[Quad]:
             found = by_edges
     up = np.array([0.0, -1.0])
     return [_upright(box / scale, up) for _, box in found]
+
+
+def _surface(lab: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The surface's colour: the median of the photo's border strips (2% of its shorter
+    side), where the player leaves the table bare."""
+    b = max(2, int(0.02 * min(lab.shape[:2])))
+    strips = (lab[:b], lab[-b:], lab[:, :b], lab[:, -b:])
+    border = np.concatenate([strip.reshape(-1, 3) for strip in strips])
+    return np.asarray(np.median(border, axis=0), np.float32)
 
 
 def _sized(found: list[tuple[float, npt.NDArray[Any]]]) -> list[tuple[float, npt.NDArray[Any]]]:
@@ -467,11 +473,7 @@ def surface_contrast(image: Image, quads: Sequence[Quad]) -> float:
     objects' faces (:func:`upright_patch`, their middle half). 0 without objects."""
     if not quads:
         return 0.0
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
-    b = max(2, int(0.02 * min(lab.shape[:2])))
-    border = np.concatenate(
-        [s.reshape(-1, 3) for s in (lab[:b], lab[-b:], lab[:, :b], lab[:, -b:])]
-    )
+    surface = _surface(cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32))
     faces = []
     for q in quads:
         patch = cv2.cvtColor(upright_patch(image, q, 64), cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -479,4 +481,4 @@ def surface_contrast(image: Image, quads: Sequence[Quad]) -> float:
         faces.append(
             np.median(patch[h // 4 : h - h // 4, w // 4 : w - w // 4].reshape(-1, 3), axis=0)
         )
-    return float(np.linalg.norm(np.median(faces, axis=0) - np.median(border, axis=0)))
+    return float(np.linalg.norm(np.median(faces, axis=0) - surface))
