@@ -49,8 +49,8 @@ SHARP_CARDS = 200.0
 # (enrol_layout.surface_contrast) gets a warning. Generated layouts: white and marble tables
 # 12-18, wood, cloth, patterned and dark ones 47-209. Since the faces' edges are looked at
 # (enrol_layout.EDGE_LEVELS) such a deck enrols whole, but reads worse: development deck,
-# 10 scenes (63 cards), after enrolling on a dark / white / marble table 53 / 43 / 38 right
-# (Rummikub tiles 273 / 268 / 270 of 293: no warning for tiles).
+# 10 scenes (63 cards), after enrolling on a dark / white / marble table 53 / 40 / 38 right
+# (Rummikub tiles 273 / 267 / 267 of 293: no warning for tiles).
 PALE_CARDS = 30.0
 
 
