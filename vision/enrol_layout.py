@@ -467,20 +467,3 @@ def jittered(
 def with_half_turns(crops: list[npt.NDArray[np.uint8]]) -> list[npt.NDArray[np.uint8]]:
     """Each crop and the same crop upside down (a read may see either)."""
     return [c2 for c in crops for c2 in (c, np.ascontiguousarray(c[::-1, ::-1]))]
-
-
-def surface_contrast(image: Image, quads: Sequence[Quad]) -> float:
-    """How far the laid-out faces stand out from the surface: the CIELAB distance between
-    the median colour of the photo's border (the surface) and the median colour of the
-    objects' faces (:func:`upright_patch`, their middle half). 0 without objects."""
-    if not quads:
-        return 0.0
-    surface = _surface(cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32))
-    faces = []
-    for q in quads:
-        patch = cv2.cvtColor(upright_patch(image, q, 64), cv2.COLOR_BGR2LAB).astype(np.float32)
-        h, w = patch.shape[:2]
-        faces.append(
-            np.median(patch[h // 4 : h - h // 4, w // 4 : w - w // 4].reshape(-1, 3), axis=0)
-        )
-    return float(np.linalg.norm(np.median(faces, axis=0) - surface))

@@ -45,13 +45,6 @@ CONFIDENT = 0.97  # the model's own read, where this sure, may flag a card out o
 # sharpness 38 / 40 / 109 / about 1,000: 52% / 57% / 69% / 82% read right; the crops a read
 # compares with are then blurred where the table's are not.
 SHARP_CARDS = 200.0
-# Cards: a capture whose faces stand out from the surface by less than this
-# (enrol_layout.surface_contrast) gets a warning. Generated layouts: white and marble tables
-# 12-18, wood, cloth, patterned and dark ones 47-209. Since the faces' edges are looked at
-# (enrol_layout.EDGE_LEVELS) such a deck enrols whole, but reads worse: development deck,
-# 10 scenes (63 cards), after enrolling on a dark / white / marble table 53 / 40 / 38 right
-# (Rummikub tiles 273 / 267 / 267 of 293: no warning for tiles).
-PALE_CARDS = 30.0
 
 
 @dataclass
@@ -265,13 +258,6 @@ class Enrolment:
                     f"the capture is blurred (sharpness {sharp:.0f}, want {SHARP_CARDS:.0f} or "
                     "more): a blurred enrolment reads a sharp table worse; hold the camera "
                     "still, focus, and capture again"
-                )
-            contrast = enrol_layout.surface_contrast(image, [p.quad for p in cells])
-            if contrast < PALE_CARDS:
-                result.warnings.append(
-                    f"the cards hardly stand out from the surface (contrast {contrast:.0f}, want "
-                    f"{PALE_CARDS:.0f} or more): a deck enrolled on a pale table reads worse; "
-                    "lay it on a dark cloth or a wooden table and capture again"
                 )
         for (row, col), extra in sorted(by_cell.items()):
             k = row * self.cols + col
