@@ -99,3 +99,20 @@ def test_the_edge_look_is_spared_where_the_faces_stand_out(
 
     monkeypatch.setattr(enrol_layout, "_by_edges", not_here)
     assert len(enrol_layout.outlines(layout.image)) == len(layout.quads)
+
+
+def test_cards_tinted_like_the_table_are_found_by_their_colours_edges() -> None:
+    """On this marble layout a third of the cards are tinted pink: in grey they hardly differ
+    from the marble (36 of 53 outlined), in colour they do. A card capture looks at the
+    colour's edges too; a tile capture does not (the colour closes a tile's inner bevel,
+    which would frame it short)."""
+    layout = _layout("cards", "marble", 13)
+    grey_only = enrol_layout.outlines(layout.image)
+    with_hue = enrol_layout.outlines(layout.image, hue_edges=True)
+    assert len(grey_only) == 36
+    assert len(with_hue) >= 47 and _matched(layout, with_hue) == len(with_hue)
+    order = deck_order("cards")
+    cols, rows = default_grid(len(order))
+    session = Enrolment(TableReader("cards"), "t", order, cols, rows)
+    session.capture(1, layout.image)
+    assert len(session.missing) <= len(order) - 47

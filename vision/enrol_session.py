@@ -189,7 +189,7 @@ class Enrolment:
         result = ViewResult(view, list(expected))
         n_views = len(self.views)
         one = self.cols == 1 and self.rows == 1
-        quads = enrol_layout.outlines(image)
+        quads = enrol_layout.outlines(image, hue_edges=self.reader.kind == "cards")
         cells = enrol_layout.grid_cells(quads).placed
         by_cell: dict[tuple[int, int], list[enrol_layout.Placed]] = {}
         for p in cells:
