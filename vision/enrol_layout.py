@@ -126,14 +126,14 @@ def outlines(image: Image, hue_edges: bool = False) -> list[Quad]:
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     dist = np.linalg.norm(lab - _surface(lab), axis=2)
     dist8 = np.clip(dist * 2, 0, 255).astype(np.uint8)
-    level, mask = cv2.threshold(cv2.GaussianBlur(dist8, (5, 5), 0), 0, 255, cv2.THRESH_OTSU)
+    diff = cv2.GaussianBlur(dist8, (5, 5), 0)
+    level, mask = cv2.threshold(diff, 0, 255, cv2.THRESH_OTSU)
     k = max(3, int(0.004 * max(lab.shape[:2])) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     found = _sized(_shaped(contours, mask.size))
     if level < EDGE_LOOK_BELOW or cv2.countNonZero(mask) < EDGE_LOOK_COVER * mask.size:
-        diff = cv2.GaussianBlur(dist8, (5, 5), 0) if hue_edges else None
-        by_edges = _sized(_by_edges(small, diff))
+        by_edges = _sized(_by_edges(small, diff if hue_edges else None))
         if len(found) < EDGES_BELOW * len(by_edges):
             found = by_edges
     up = np.array([0.0, -1.0])
