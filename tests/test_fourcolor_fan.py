@@ -779,3 +779,19 @@ def test_read_cards_finds_the_card_lost_between_pulled_fan_neighbours() -> None:
 
     cards = fr.read_cards(blank, classify, [r.quad for r in found], confirm=0.65, lead_bar=0.85)
     assert sorted(a.label for a, _ in cards) == sorted(r.label for r in everyone)
+
+
+def test_a_fan_of_badged_characters_takes_its_pivot_from_the_cards_read_at_both_ends() -> None:
+    """A fan whose left cards print white characters on dark discs (seed 15 100 051): their
+    reads have no axis of their own, so the loose reads alone show no fan, and those cards
+    were drawn upright across their neighbours (7 of 11 right, 4 spurious). The cards read at
+    both ends point at the pivot; aimed at it, every card is read and none is spurious."""
+    from vision import cjk_fonts, evaluate_fcc, synth_fourcolor
+    from vision.reader import TableReader
+
+    scene = synth_fourcolor.render_scene(
+        np.random.default_rng(15_100_051), fonts=cjk_fonts.TRAIN_FONTS
+    )
+    truth = evaluate_fcc.fourcolor_truth(scene)
+    s = evaluate_fcc.score(TableReader("fourcolor").read(scene.image).objects, truth)
+    assert (s.right, s.spurious) == (s.objects, 0) and s.objects == 11
