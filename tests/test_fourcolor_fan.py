@@ -795,3 +795,18 @@ def test_a_fan_of_badged_characters_takes_its_pivot_from_the_cards_read_at_both_
     truth = evaluate_fcc.fourcolor_truth(scene)
     s = evaluate_fcc.score(TableReader("fourcolor").read(scene.image).objects, truth)
     assert (s.right, s.spurious) == (s.objects, 0) and s.objects == 11
+
+
+def test_a_look_along_the_fan_landing_between_two_reads_does_not_put_both_out() -> None:
+    """Seed 15 300 015: a fan look along the circle read 傌 between a 傌 and the 俥 beside
+    it, square to both; surer, it put both out in :func:`fr.suppress`, and the 俥 card was
+    missed (19 of 20 right). A look clashing with two reads already found is a view of them."""
+    from vision import cjk_fonts, evaluate_fcc, synth_fourcolor
+    from vision.reader import TableReader
+
+    scene = synth_fourcolor.render_scene(
+        np.random.default_rng(15_300_015), fonts=cjk_fonts.TRAIN_FONTS
+    )
+    truth = evaluate_fcc.fourcolor_truth(scene)
+    s = evaluate_fcc.score(TableReader("fourcolor").read(scene.image).objects, truth)
+    assert s.right == s.objects == 20
