@@ -810,3 +810,26 @@ def test_a_look_along_the_fan_landing_between_two_reads_does_not_put_both_out() 
     truth = evaluate_fcc.fourcolor_truth(scene)
     s = evaluate_fcc.score(TableReader("fourcolor").read(scene.image).objects, truth)
     assert s.right == s.objects == 20
+
+
+def test_a_read_framing_two_fanned_characters_gives_way_to_a_tight_look_at_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seed 15 600 031 (held-out fonts): in a tight fan, a 俥 read in a square 1.31 times the
+    table's usual size (around its character and more) stood for its card, and the look at
+    the character alone, framed at 0.72 of the usual size by its neighbours' strokes, was
+    under the 0.85 a replacement had to reach (8 of 11 right, 2 spurious). Looks from 0.7 of
+    the usual size may replace such a read."""
+    from vision import cjk_fonts, evaluate_fcc, synth_fourcolor
+    from vision.reader import TableReader
+
+    scene = synth_fourcolor.render_scene(
+        np.random.default_rng(15_600_031), fonts=cjk_fonts.HELDOUT_FONTS
+    )
+    truth = evaluate_fcc.fourcolor_truth(scene)
+    reader = TableReader("fourcolor")
+    s = evaluate_fcc.score(reader.read(scene.image).objects, truth)
+    assert (s.right, s.spurious) == (s.objects, 0) and s.objects == 11
+    monkeypatch.setattr(fr, "USUAL_LEAST", 0.85)
+    s = evaluate_fcc.score(reader.read(scene.image).objects, truth)
+    assert (s.right, s.spurious) == (8, 2)

@@ -451,6 +451,13 @@ def _one_per_card(
 
 
 OVERSQUARE = 1.3  # a read this many times the usual size framed more than its character
+# ...and a look from this share of the usual size up may replace it: in a tight fan the
+# character's own square is often framed small by its neighbours' strokes. Fresh tables (150
+# each), right / spurious, training then held-out fonts, 0.85 -> 0.7: 15 100 000+ 1742 / 14
+# -> 1742 / 12 and 1662 / 6 -> 1668 / 4; 15 300 000+ 1824 / 19 -> 1826 / 21 and 1741 / 11
+# either way; 15 500 000+ 1773 / 11 -> 1772 / 13 and 1817 / 8 -> 1818 / 8; 15 700 000+
+# 1742 / 14 -> 1742 / 17 and 1779 / 10 -> 1780 / 10. At 0.6 the first set read the same.
+USUAL_LEAST = 0.7
 
 
 def _usual_size(reads: list[CharRead]) -> float:
@@ -471,7 +478,7 @@ def framed_alone(
     if len(reads) < 3:
         return reads
     typical = _usual_size(reads)
-    usual = [u for u in looks if 0.85 * typical <= u.size <= OVERSQUARE * typical]
+    usual = [u for u in looks if USUAL_LEAST * typical <= u.size <= OVERSQUARE * typical]
     swap: dict[int, CharRead] = {}
     for i, r in enumerate(reads):
         if r.size > OVERSQUARE * typical:
