@@ -100,10 +100,6 @@ def _one_place(r: CharRead, k: CharRead) -> bool:
     return _dist(r.centre, k.centre) <= 0.5 * max(r.size, k.size)
 
 
-def _clashes(r: CharRead, reads: Sequence[CharRead]) -> int:
-    return sum(_one_place(r, k) for k in reads)
-
-
 def suppress(reads: list[CharRead]) -> list[CharRead]:
     """One read per character: the surest among proposals whose centres nearly coincide (or
     that lie inside a surer read: a fragment of its character)."""
@@ -555,9 +551,9 @@ def read_cards(
         # clashes with both) is a view of them, not a new card; let into
         # :func:`suppress`, a sure one put out both. Fresh tables (150 each), training fonts
         # 15 100 000+, 15 300 000+, 15 500 000+: 1742 -> 1742, 1823 -> 1824, 1771 -> 1773
-        # right, spurious 14, 19, 12 -> 11; held-out fonts (500 000 on): 1660 -> 1662, 1741,
+        # right, spurious 14, 19, 12 -> 11; held-out fonts (seeds 500 000 on): 1660 -> 1662, 1741,
         # 1815 -> 1817, spurious 7 -> 6, 11, 9 -> 8.
-        more = [m for m in more if _clashes(m, found) < 2]
+        more = [m for m in more if sum(_one_place(m, f) for f in found) < 2]
         if not more:
             break
         found = suppress(found + more)
