@@ -220,7 +220,9 @@ def render_card(
         angle = 180.0 if flip else 0.0
         _paste(card, rank_mask, ink, x, yr, angle)
         _paste(card, smask, ink, x, ys, angle)
-        quads.append(_index_quad((x, yr), (x, ys), rank_mask.shape[0], smask.shape[0]))
+        quads.append(
+            _index_quad((x, yr), (x, ys), rank_mask.shape, smask.shape, word=rank == "JOKER")
+        )
     # The face: pips or a framed picture, which the readers must learn to ignore.
     _draw_middle(card, rank, suit, ink, rng)
     return card, quads
@@ -237,15 +239,38 @@ def _stack(masks: list[npt.NDArray[Any]]) -> npt.NDArray[Any]:
     return np.vstack(rows)
 
 
+WORD_MARGIN = 0.075  # a word index's frame: this much of its length spare on every side
+
+
 def _index_quad(
-    rank_c: tuple[float, float], suit_c: tuple[float, float], rank_h: float, suit_h: float
+    rank_c: tuple[float, float],
+    suit_c: tuple[float, float],
+    rank_shape: tuple[int, ...],
+    suit_shape: tuple[int, ...],
+    word: bool = False,
 ) -> Quad:
     """The corner index's quad from its rank and suit centres: the same geometry the
-    detector uses (``vision.detect.pair_quad``), so truths and detections are comparable."""
-    from vision.detect import pair_quad
+    detector uses (``vision.detect.pair_quad``), so truths and detections are comparable.
 
-    del rank_h, suit_h
-    return pair_quad(np.array(rank_c, np.float32), np.array(suit_c, np.float32))
+    A word index (``word``: a joker's "JOKER" spelt downwards, its suit glyph under it) is
+    framed around what is printed, as a person would draw its box: the index geometry, which
+    takes the width from the rank-to-suit distance, framed a five-letter word about three
+    times too wide and half again too tall, so the reader's right reads of it, framed on the
+    word, did not count (scored as a miss and a spurious read)."""
+    from vision.detect import pair_quad, rect_quad
+
+    rank, suit = np.array(rank_c, np.float32), np.array(suit_c, np.float32)
+    if not word:
+        return pair_quad(rank, suit)
+    axis = suit - rank
+    down = axis / max(float(np.linalg.norm(axis)), 1e-6)
+    top = rank - down * rank_shape[0] / 2
+    bottom = suit + down * suit_shape[0] / 2
+    length = float(np.linalg.norm(bottom - top))
+    spare = 2 * WORD_MARGIN * length
+    angle = math.degrees(math.atan2(float(down[1]), float(down[0])))
+    centre = ((top + bottom) / 2).astype(np.float32)
+    return rect_quad(centre, max(rank_shape[1], suit_shape[1]) + spare, length + spare, angle)
 
 
 def _draw_middle(

@@ -227,7 +227,9 @@ def render_card(
         angle = 180.0 if flip else 0.0
         synth._paste(card, rank_mask, ink, x, yr, angle)
         synth._paste(card, suit_mask, ink, x, ys, angle)
-        quads.append(synth._index_quad((x, yr), (x, ys), rank_mask.shape[0], suit_mask.shape[0]))
+        quads.append(
+            synth._index_quad((x, yr), (x, ys), rank_mask.shape, suit_mask.shape, len(rank) > 2)
+        )
     # A thin frame round the middle, pips or a striped court panel inside it.
     x0, x1, y0, y1 = int(w * 0.3), int(w * 0.7), int(h * 0.2), int(h * 0.8)
     cv2.rectangle(card, (x0, y0), (x1, y1), ink, 1, cv2.LINE_AA)

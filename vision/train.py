@@ -573,8 +573,9 @@ def _export(model: Any, dummy: Any, path: Path) -> None:
 
 
 CACHE = Path(__file__).resolve().parent.parent / "build" / "train-cache"
-# Bump a kind's version when synth, detect or crops change what its crops look like.
-_CACHE_VERSION = {"tiles": 9, "cards": 9, "fourcolor": 2, "cactus": 1}
+# Bump a kind's version when synth, detect or crops change what its crops look like (cards 10:
+# a joker's word index framed around its print, synth._index_quad).
+_CACHE_VERSION = {"tiles": 9, "cards": 10, "fourcolor": 2, "cactus": 1}
 
 
 def _build_any(
