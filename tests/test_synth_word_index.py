@@ -45,8 +45,9 @@ def _light_joker(render: Render, seed: int) -> tuple[np.ndarray, list[np.ndarray
     [
         lambda rng: synth.render_card("X", "cards", rng),
         lambda rng: synth_unseen.render_card("X", "cards", rng),
+        lambda rng: synth_unseen.render_card("R", "allin", rng),  # "RUNE" spelt downwards
     ],
-    ids=["deck", "unseen-deck"],
+    ids=["deck", "unseen-deck", "unseen-rune"],
 )
 def test_a_joker_index_is_framed_around_its_word_and_star(render: Render) -> None:
     for seed in (1, 100, 200):
