@@ -142,6 +142,9 @@ def test_indices_on_a_checked_cloth_are_not_lost_to_its_checks(
     truths = [t.quad for t in scene.truths]
     assert _missed(scene.image, truths) == 0
     monkeypatch.setattr(detect, "TEXTURE_MOST", 10**9)
+    # Since 2026-12-01 half the cap goes to proposals on bare ground, which finds them too
+    # (all but one on the standard deck's table): that is off here.
+    monkeypatch.setattr(detect, "BARE_WEIGHT", 0.0)
     assert _missed(scene.image, truths) >= 3
 
 
@@ -152,6 +155,7 @@ def test_checks_under_the_glyph_limit_are_texture_too(monkeypatch: pytest.Monkey
     eight = [t.quad for t in scene.truths if t.label == "8m"]
     assert _missed(scene.image, eight) == 0
     monkeypatch.setattr(detect, "TEXTURE_FROM", 1500)  # only beyond the glyph limit
+    monkeypatch.setattr(detect, "BARE_WEIGHT", 0.0)  # the bare-ground half of the cap finds it too
     assert _missed(scene.image, eight) == 1  # one of its two indices
 
 
@@ -476,6 +480,8 @@ def test_a_washed_out_photos_faint_indices_are_read(
     monkeypatch.setattr(detect, "WASHED_GREY", 255.0)
     # Without the look at clipped paper as well: it reads such a face's print too.
     monkeypatch.setattr(detect, "CLIPPED_PAPER", 256)
+    # The bare-ground half of the proposal cap finds the At's index on its own (2026-12-01).
+    monkeypatch.setattr(detect, "BARE_WEIGHT", 0.0)
     assert score(TableReader("allin").read(scene.image).objects, both).right == 1
 
 

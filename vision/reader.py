@@ -267,12 +267,14 @@ def load_image(path: Path) -> Image:
     return image
 
 
-def first_proposals(kind: str, image: Image) -> tuple[Image, list[npt.NDArray[np.float32]]]:
+def first_proposals(
+    kind: str, image: Image, bare: bool = True
+) -> tuple[Image, list[npt.NDArray[np.float32]]]:
     """The image as the reader sees it (card photos :func:`exposed`) and the detector's first
-    proposals there, before any later look."""
+    proposals there, before any later look. ``bare``: see :func:`detect.card_candidates`."""
     if kind == "cards":
         image = exposed(image)
-        return image, detect.card_candidates(image)
+        return image, detect.card_candidates(image, bare=bare)
     return image, detect.tile_candidates(image)
 
 

@@ -162,6 +162,7 @@ CARD_PROPOSALS: dict[str, Any] = {
     "inside": False,
     "texture": False,
     "clipped": False,
+    "bare": False,
 }
 
 
