@@ -53,8 +53,9 @@ def calibration_photos(kind: str, photos: int = CALIBRATION_PHOTOS) -> list[data
 def calibration_batches(
     kind: str, spec: LabelSpec, photos: int = CALIBRATION_PHOTOS
 ) -> list[npt.NDArray[np.float32]]:
-    """One batch a calibration photo: the crops of the reader's first proposals there, as the
-    model takes them (N x 3 x h x w float32)."""
+    """One batch a calibration photo: the crops of the reader's first proposals there (the
+    card cap ranked by the score alone, see below), as the model takes them (N x 3 x h x w
+    float32)."""
     batches = []
     for photo in calibration_photos(kind, photos):
         try:

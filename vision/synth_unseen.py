@@ -209,7 +209,8 @@ def render_card(
     ink = synth._jitter(ink, rng, 12)
     font = deck.font if deck else str(rng.choice(fonts()))
     rank_h = int(h * (deck.rank if deck else rng.uniform(0.085, 0.11)))
-    if len(rank) > 2:  # JOKER / RUNE, spelt downwards
+    word = len(rank) > 2  # JOKER / RUNE, spelt downwards
+    if word:
         rank_mask = synth._stack([_text(c, font, int(rank_h * 0.5)) for c in rank])
     else:
         rank_mask = _text(rank, font, rank_h)
@@ -227,9 +228,7 @@ def render_card(
         angle = 180.0 if flip else 0.0
         synth._paste(card, rank_mask, ink, x, yr, angle)
         synth._paste(card, suit_mask, ink, x, ys, angle)
-        quads.append(
-            synth._index_quad((x, yr), (x, ys), rank_mask.shape, suit_mask.shape, len(rank) > 2)
-        )
+        quads.append(synth._index_quad((x, yr), (x, ys), rank_mask.shape, suit_mask.shape, word))
     # A thin frame round the middle, pips or a striped court panel inside it.
     x0, x1, y0, y1 = int(w * 0.3), int(w * 0.7), int(h * 0.2), int(h * 0.8)
     cv2.rectangle(card, (x0, y0), (x1, y1), ink, 1, cv2.LINE_AA)
