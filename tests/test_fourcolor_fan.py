@@ -833,3 +833,42 @@ def test_a_read_framing_two_fanned_characters_gives_way_to_a_tight_look_at_one(
     monkeypatch.setattr(fr, "USUAL_LEAST", 0.85)
     s = evaluate_fcc.score(reader.read(scene.image).objects, truth)
     assert (s.right, s.spurious) == (8, 2)
+
+
+def _square_read(label: str, centre: tuple[float, float], size: float, sure: float) -> fr.CharRead:
+    return fr.CharRead(label, sure, fr._facing_square(np.asarray(centre, np.float64), size))
+
+
+def test_a_read_framed_larger_about_the_same_centre_does_not_stand_for_the_character() -> None:
+    """A square half as large again about a character's centre takes in its neighbours'
+    strokes; the tight read, surer, stays. A larger read off the smaller one's centre (the
+    smaller a fragment of its character) still stands for it."""
+    tight = _square_read("yS", (200.0, 200.0), SIZE, 0.94)
+    loose = _square_read("yS", (201.0, 200.0), 1.5 * SIZE, 0.89)
+    kept = fr.suppress([tight, loose])
+    assert len(kept) == 1 and kept[0].size == pytest.approx(SIZE)
+    fragment = _square_read("yS", (200.0 + 0.25 * SIZE, 200.0), SIZE, 0.94)
+    kept = fr.suppress([fragment, loose])
+    assert len(kept) == 1 and kept[0].size == pytest.approx(1.5 * SIZE)
+
+
+def test_three_copies_side_by_side_are_each_read_on_their_own_card(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seed 17 400 090 (training fonts): three yellow 兵 side by side in a meld. The squares
+    half as large again about the middle and the left one read 兵 nearly as surely as their
+    own and stood for them; the cards drawn from them missed two of the three (16 of 18
+    right, 1 spurious)."""
+    from vision import cjk_fonts, evaluate_fcc, synth_fourcolor
+    from vision.reader import TableReader
+
+    scene = synth_fourcolor.render_scene(
+        np.random.default_rng(17_400_090), fonts=cjk_fonts.TRAIN_FONTS
+    )
+    truth = evaluate_fcc.fourcolor_truth(scene)
+    reader = TableReader("fourcolor")
+    s = evaluate_fcc.score(reader.read(scene.image).objects, truth)
+    assert (s.right, s.objects, s.spurious) == (18, 18, 0)
+    monkeypatch.setattr(fr, "WHOLE_OFF_CENTRE", 0.0)
+    s = evaluate_fcc.score(reader.read(scene.image).objects, truth)
+    assert (s.right, s.spurious) == (16, 1)
