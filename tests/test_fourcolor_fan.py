@@ -279,6 +279,47 @@ def test_two_copies_of_a_card_side_by_side_in_a_fan_stay_two() -> None:
     assert len(fr.merge_doubles(blank, row, classify)) == 1
 
 
+def test_two_copies_a_fan_step_apart_stay_two_though_the_view_between_reads_their_label(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seed 17 400 091 (training fonts): two 車 side by side in a fan, 0.8 of a character
+    apart. A view between two such characters (a symmetric one) reads their label as surely
+    as either, which made them one card. Where the fan's other cards leave room for two
+    cards between them, two reads that far apart stay two whatever that view reads."""
+    blank = np.full((800, 800, 3), 128, np.uint8)
+
+    def classify(image: np.ndarray, quads: Sequence[np.ndarray]) -> list[tuple[str, float]]:
+        return [("gR", 0.99)] * len(quads)
+
+    def hand(others: list[float]) -> list[str]:
+        reads = [_fanned_read(f"r{k}", t) for k, t in enumerate(others)]
+        reads += [_fanned_read("gR", -6.0), _fanned_read("gR", 6.0)]  # 31 px: 0.78 of one
+        return [r.label for r in fr.merge_doubles(blank, reads, classify)]
+
+    # Neighbours three steps apart (-18° and 18°): room for two cards.
+    assert hand([-30.0, -18.0, 18.0, 30.0]).count("gR") == 2
+    # Neighbours two steps apart: one card read twice.
+    assert hand([-24.0, -12.0, 12.0, 24.0]).count("gR") == 1
+    monkeypatch.setattr(fr, "ROOM_BEFORE_VIEW", False)
+    assert hand([-30.0, -18.0, 18.0, 30.0]).count("gR") == 1
+
+
+def test_the_two_fanned_copies_of_a_table_are_both_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision import cjk_fonts, evaluate_fcc, synth_fourcolor
+    from vision.reader import TableReader
+
+    scene = synth_fourcolor.render_scene(
+        np.random.default_rng(17_400_091), fonts=cjk_fonts.TRAIN_FONTS
+    )
+    truth = evaluate_fcc.fourcolor_truth(scene)
+    reader = TableReader("fourcolor")
+    s = evaluate_fcc.score(reader.read(scene.image).objects, truth)
+    assert (s.right, s.objects, s.spurious) == (20, 20, 0)
+    monkeypatch.setattr(fr, "ROOM_BEFORE_VIEW", False)
+    s = evaluate_fcc.score(reader.read(scene.image).objects, truth)
+    assert (s.right, s.spurious) == (19, 0)
+
+
 def test_a_square_around_several_characters_is_no_card() -> None:
     # Two cards alone on a table: a read of a square nearly three characters wide is no
     # character of this deck (one deck, one scale per table).

@@ -759,6 +759,13 @@ DOUBLE_SAME = 0.6  # ... and this close are one (fan neighbours lie >= 0.69 apar
 # 42 misses were a copy of its fanned neighbour: 2145 -> 2147 and 2213 -> 2215 right,
 # spurious the same; 3 700 150+300 and 3 800 000+300, either font set: +1 right on one.
 FAN_ROOM = 2.75
+# Fan reads :data:`DOUBLE_SAME` apart or more, with room for two cards between their
+# neighbours, stay two even where the view between them reads their label as surely as
+# either: a view between two copies of a symmetric character (車, seed 17 400 091) reads it
+# whole. Fresh tables (200 each), right, spurious the same: training fonts 17 400 000+
+# 2216 -> 2217, 17 600 000+ 2277 -> 2278, 17 800 000+ 2371 -> 2372; held-out fonts
+# 17 700 000+ 2165 either way.
+ROOM_BEFORE_VIEW = True
 
 
 def fan_has_room(fan: Fan, held: Sequence[CharRead], a: CharRead, b: CharRead) -> bool:
@@ -798,7 +805,9 @@ def merge_doubles(
     looked at once more between them: when that view reads the label at least as surely as
     either, they were one character, and the view between them replaces both. Two cards of
     one label side by side in a fan are left alone: between them the view shows halves of
-    two characters, which reads less surely than either. Two reads closer still
+    two characters, which reads less surely than either; and at :data:`DOUBLE_SAME` apart
+    or more, in a fan with room for both (:data:`ROOM_BEFORE_VIEW`), whatever the view
+    reads. Two reads closer still
     (:data:`DOUBLE_SAME`) are one whatever that view reads, unless both are reads of a fan
     with room for two cards between their neighbours (:func:`fan_has_room`)."""
     pairs = [
@@ -834,7 +843,15 @@ def merge_doubles(
         first, second = out[i], out[j]
         if first is None or second is None:
             continue
-        if r[0] == first.label and float(r[1]) >= max(first.confidence, second.confidence):
+        if (
+            r[0] == first.label
+            and float(r[1]) >= max(first.confidence, second.confidence)
+            and not (
+                ROOM_BEFORE_VIEW
+                and _dist(first.centre, second.centre) >= DOUBLE_SAME * max(first.size, second.size)
+                and in_fan_with_room(first, second)
+            )
+        ):
             out[i] = CharRead(str(r[0]), float(r[1]), np.asarray(q, np.float64), _alternatives(r))
             out[j] = None
         elif _dist(first.centre, second.centre) < DOUBLE_SAME * max(
