@@ -123,8 +123,11 @@ def suppress(reads: list[CharRead]) -> list[CharRead]:
         # The same character seen whole and in part: the whole one stands, nearly as sure.
         i = clash[0]
         k = kept[i]
-        whole = r.size > 1.3 * k.size and r.confidence >= 0.9 * k.confidence
-        whole = whole and _dist(r.centre, k.centre) >= WHOLE_OFF_CENTRE * k.size
+        whole = (
+            r.size > 1.3 * k.size
+            and r.confidence >= 0.9 * k.confidence
+            and _dist(r.centre, k.centre) >= WHOLE_OFF_CENTRE * k.size
+        )
         if len(clash) == 1 and r.label == k.label and whole:
             kept[i] = r
     return kept
@@ -805,11 +808,11 @@ def merge_doubles(
     looked at once more between them: when that view reads the label at least as surely as
     either, they were one character, and the view between them replaces both. Two cards of
     one label side by side in a fan are left alone: between them the view shows halves of
-    two characters, which reads less surely than either; and at :data:`DOUBLE_SAME` apart
-    or more, in a fan with room for both (:data:`ROOM_BEFORE_VIEW`), whatever the view
-    reads. Two reads closer still
-    (:data:`DOUBLE_SAME`) are one whatever that view reads, unless both are reads of a fan
-    with room for two cards between their neighbours (:func:`fan_has_room`)."""
+    two characters, which reads less surely than either. Whether a fan has room for two
+    cards between the pair's neighbours (:func:`fan_has_room`) settles the rest: reads at
+    least :data:`DOUBLE_SAME` apart in such a fan stay two whatever the view reads
+    (:data:`ROOM_BEFORE_VIEW`); reads closer than that are one whatever it reads, unless
+    they lie in such a fan."""
     pairs = [
         (i, j)
         for i, a in enumerate(reads)
@@ -843,20 +846,14 @@ def merge_doubles(
         first, second = out[i], out[j]
         if first is None or second is None:
             continue
-        if (
-            r[0] == first.label
-            and float(r[1]) >= max(first.confidence, second.confidence)
-            and not (
-                ROOM_BEFORE_VIEW
-                and _dist(first.centre, second.centre) >= DOUBLE_SAME * max(first.size, second.size)
-                and in_fan_with_room(first, second)
-            )
-        ):
+        same = _dist(first.centre, second.centre) < DOUBLE_SAME * max(first.size, second.size)
+        view_says_one = r[0] == first.label and float(r[1]) >= max(
+            first.confidence, second.confidence
+        )
+        if view_says_one and (same or not ROOM_BEFORE_VIEW or not in_fan_with_room(first, second)):
             out[i] = CharRead(str(r[0]), float(r[1]), np.asarray(q, np.float64), _alternatives(r))
             out[j] = None
-        elif _dist(first.centre, second.centre) < DOUBLE_SAME * max(
-            first.size, second.size
-        ) and not in_fan_with_room(first, second):
+        elif same and not in_fan_with_room(first, second):
             # Closer than fanned neighbours' characters lie (unless each was read off its
             # centre, in a tight fan with room for both): one character whichever way the
             # view between reads; the surer read stays.
