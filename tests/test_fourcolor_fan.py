@@ -304,6 +304,30 @@ def test_two_copies_a_fan_step_apart_stay_two_though_the_view_between_reads_thei
     assert hand([-30.0, -18.0, 18.0, 30.0]).count("gR") == 1
 
 
+def test_two_copies_at_a_fans_end_stay_two_where_they_lie_a_fan_step_apart(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seed 700 019 (training fonts): two 包 side by side at the end of a tight fan, 0.5 of a
+    character apart, a fan step as its other cards; the view between them reads nothing
+    sure. No card beyond them says how much room they fill, so they were one card; the
+    pair's own spread against the fan's step now says it."""
+    blank = np.full((800, 800, 3), 128, np.uint8)
+
+    def classify(image: np.ndarray, quads: Sequence[np.ndarray]) -> list[tuple[str, float]]:
+        return [("none", 0.9)] * len(quads)
+
+    def hand(pair: tuple[float, float]) -> list[str]:
+        # 8° steps at 150 px: 21 px, 0.52 of a character, between fanned neighbours.
+        reads = [_fanned_read(f"r{k}", t) for k, t in enumerate([-24.0, -16.0, -8.0])]
+        reads += [_fanned_read("rC", pair[0]), _fanned_read("rC", pair[1], 0.85)]
+        return [r.label for r in fr.merge_doubles(blank, reads, classify)]
+
+    assert hand((0.0, 8.0)).count("rC") == 2  # a step apart: two cards
+    assert hand((-2.0, 2.0)).count("rC") == 1  # half a step: one card read twice off centre
+    monkeypatch.setattr(fr, "FAN_END_ROOM", float("inf"))
+    assert hand((0.0, 8.0)).count("rC") == 1
+
+
 def _table_read(seed: int) -> tuple[int, int, int]:
     """Right, demanded and spurious on the generated table ``seed`` (training fonts)."""
     from vision import cjk_fonts, evaluate_fcc, synth_fourcolor
@@ -906,3 +930,13 @@ def test_three_copies_side_by_side_are_each_read_on_their_own_card(
     assert _table_read(17_400_090) == (18, 18, 0)
     monkeypatch.setattr(fr, "WHOLE_OFF_CENTRE", 0.0)
     assert _table_read(17_400_090) == (16, 18, 1)
+
+
+def test_the_two_copies_at_a_fans_end_of_a_table_are_both_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A fresh table (seed 17 800 009, not the benchmark's): two 俥 side by side at the end of
+    a fan were one card before."""
+    assert _table_read(17_800_009) == (14, 15, 0)
+    monkeypatch.setattr(fr, "FAN_END_ROOM", float("inf"))
+    assert _table_read(17_800_009) == (13, 15, 0)

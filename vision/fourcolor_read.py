@@ -762,6 +762,13 @@ DOUBLE_SAME = 0.6  # ... and this close are one (fan neighbours lie >= 0.69 apar
 # 42 misses were a copy of its fanned neighbour: 2145 -> 2147 and 2213 -> 2215 right,
 # spurious the same; 3 700 150+300 and 3 800 000+300, either font set: +1 right on one.
 FAN_ROOM = 2.75
+# At a fan's end no card beyond the pair says how much room it fills: there two reads of
+# one label stay two where they lie this many of the fan's steps apart about its pivot
+# (two copies of 包 at the end of a tight fan, 0.5 of a character apart, a step as its other
+# cards). Fresh tables (200 each), right, spurious the same: training fonts 17 400 000+
+# 2217 -> 2218, 17 600 000+ 2278 either way, 17 800 000+ 2372 -> 2375; held-out fonts
+# 17 700 000+ 2165 -> 2167. 0.65 read as 0.8; at 1.0, 2217 and 2373.
+FAN_END_ROOM = 0.8
 # Fan reads :data:`DOUBLE_SAME` apart or more, with room for two cards between their
 # neighbours, stay two even where the view between them reads their label as surely as
 # either: a view between two copies of a symmetric character (車, seed 17 400 091) reads it
@@ -774,11 +781,13 @@ ROOM_BEFORE_VIEW = True
 def fan_has_room(fan: Fan, held: Sequence[CharRead], a: CharRead, b: CharRead) -> bool:
     """Whether the cards of ``fan`` (``held``: its reads) on either side of ``a`` and ``b``, two
     reads of one label, leave room for two cards between them: they stand :data:`FAN_ROOM`
-    fan steps apart about the pivot or more. Two copies of a card side by side in a hand
-    (players sort their hands) lie closer than a character's width, as one character read
-    twice off centre does, but fill two of the fan's steps. The step is the median gap
-    between the fan's other angular neighbours that name different cards: the gaps beside the
-    two reads say how far off centre they were read, the gap across them is what is asked."""
+    fan steps apart about the pivot or more; at the fan's end, with no card beyond the pair,
+    the two reads themselves lie :data:`FAN_END_ROOM` steps apart or more. Two copies of a
+    card side by side in a hand (players sort their hands) lie closer than a character's
+    width, as one character read twice off centre does, but fill two of the fan's steps. The
+    step is the median gap between the fan's other angular neighbours that name different
+    cards: the gaps beside the two reads say how far off centre they were read, the gap
+    across them is what is asked."""
     mid = (a.centre + b.centre) / 2 - fan.pivot
     base = math.atan2(mid[1], mid[0])
 
@@ -794,9 +803,12 @@ def fan_has_room(fan: Fan, held: Sequence[CharRead], a: CharRead, b: CharRead) -
     gaps = [
         y[0] - x[0] for x, y in pairwise(around) if x[1] != y[1] and not (x[0] < lo and y[0] > hi)
     ]
-    if not (left and right and gaps):
+    if not ((left or right) and gaps):
         return False
-    return min(right) - max(left) >= FAN_ROOM * float(np.median(gaps))
+    step = float(np.median(gaps))
+    if left and right:
+        return min(right) - max(left) >= FAN_ROOM * step
+    return hi - lo >= FAN_END_ROOM * step
 
 
 def merge_doubles(
