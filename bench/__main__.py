@@ -19,7 +19,8 @@ RESULTS = Path(__file__).parent / "results"
 
 
 def _modules() -> list[str]:
-    # Modules starting with "_" are parts that a public benchmark module gathers.
+    # Modules starting with "_" are parts that a public benchmark module gathers, or tools
+    # run on their own (``python -m bench._sweep``).
     found = pkgutil.iter_modules([str(Path(__file__).parent)])
     return sorted(m.name for m in found if not m.name.startswith("_"))
 

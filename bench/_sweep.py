@@ -1,0 +1,216 @@
+"""Try the values of one read-time constant on the same fresh generated tables.
+
+    python -m bench._sweep GAME --start SEED --scenes N --set MODULE.NAME=V1,V2,...
+
+Each value is set on the module (``vision.reader.REFRAME_NONE_BELOW``, a short name like
+``reader.REFRAME_NONE_BELOW`` means the same), a new reader reads the tables, and one line a
+value says right / objects, spurious reads and seconds; the constant is put back afterwards.
+Games: ``rummikub``, ``cards``, ``allin`` (scored as ``bench.vision`` scores its generated
+scenes), ``fourcolor`` and ``cactus`` (as ``bench.vision_extra`` does; ``--held-out`` draws
+them in the held-out fonts). ``--misses`` adds, for card games, why each index was missed
+(:mod:`vision.card_misses`).
+
+A constant is chosen on tables the benchmark does not score and training never rendered, so
+seeds the benchmark reads (:data:`bench.vision.SYNTH_SEED`,
+:data:`bench.vision_extra.FCC_SEEDS`, :data:`~bench.vision_extra.CACTUS_SEEDS`) and the first
+training renders are refused: a constant tuned on the tables that report it measures nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+CARD_GAMES = ("cards", "allin")
+GAMES = ("rummikub", *CARD_GAMES, "fourcolor", "cactus")
+# Training renders scenes seed * 1_000_003 + i (vision.train, vision.train_fcc) with seed 0
+# by default and at most a few thousand scenes: these seeds are its own.
+TRAINING_SEEDS = range(0, 10_000)
+
+
+class SweepError(ValueError):
+    """A sweep that cannot be run as asked; the message names what is wrong."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    module: ModuleType
+    name: str
+    values: list[Any]
+
+    @property
+    def label(self) -> str:
+        return f"{self.module.__name__}.{self.name}"
+
+
+def parse_setting(text: str) -> Setting:
+    """``MODULE.NAME=V1,V2,...`` with each value a Python literal (a number, a tuple...)."""
+    target, sep, values = text.partition("=")
+    if not sep or "." not in target or not values:
+        raise SweepError(f"--set wants MODULE.NAME=V1,V2,..., got {text!r}")
+    path, name = target.rsplit(".", 1)
+    if not path.startswith("vision."):
+        path = f"vision.{path}"
+    try:
+        module = importlib.import_module(path)
+    except ImportError as e:
+        raise SweepError(f"no module {path} ({e})") from e
+    if not hasattr(module, name):
+        raise SweepError(f"{path} has no constant {name}")
+    try:
+        parsed = ast.literal_eval(f"[{values}]")
+    except (ValueError, SyntaxError) as e:
+        raise SweepError(f"the values {values!r} are not Python literals ({e})") from e
+    # What a reader loads, loaded now, so that a copy of the constant anywhere in it is seen.
+    importlib.import_module("vision.reader")
+    importlib.import_module("vision.read_fcc")
+    _refuse_copies(module, name)
+    return Setting(module, name, list(parsed))
+
+
+def _refuse_copies(module: ModuleType, name: str) -> None:
+    """A constant another module imported by name keeps its old value there, so setting it
+    on ``module`` would sweep nothing that module reads: refused, naming where it is. (A
+    constant bound as a function's default argument cannot be seen so: sweep the names a
+    function reads when it runs.)"""
+    value = getattr(module, name)
+    for other in list(sys.modules.values()):
+        mod_name = getattr(other, "__name__", "")
+        if other is module or not mod_name.startswith(("vision.", "bench.")):
+            continue
+        if vars(other).get(name, object()) is value:
+            raise SweepError(
+                f"{mod_name} imported {name} by name: set it there "
+                f"({mod_name}.{name}), or read it through the module"
+            )
+
+
+def check_seeds(game: str, start: int, scenes: int, held_out: bool = False) -> None:
+    """Refuse seeds the benchmark scores ``game`` on, or that training rendered."""
+    from bench import vision as bench_vision
+    from bench import vision_extra
+
+    wanted = range(start, start + scenes)
+    taken: list[tuple[str, range]] = [("training renders", TRAINING_SEEDS)]
+    if game in ("rummikub", *CARD_GAMES):
+        first = bench_vision.SYNTH_SEED
+        taken.append(("bench.vision", range(first, first + bench_vision.SYNTH_SCENES)))
+    else:
+        seeds = vision_extra.FCC_SEEDS if game == "fourcolor" else vision_extra.CACTUS_SEEDS
+        first, count = seeds["held_out" if held_out else "held_in"]
+        taken.append(("bench.vision_extra", range(first, first + count)))
+    for owner, seeds_of in taken:
+        if wanted.start < seeds_of.stop and seeds_of.start < wanted.stop:
+            raise SweepError(
+                f"seeds {wanted.start}-{wanted.stop - 1} overlap {owner}'s "
+                f"{seeds_of.start}-{seeds_of.stop - 1}: choose fresh ones"
+            )
+
+
+@dataclass
+class Table:
+    image: Any
+    truths: Any
+    partial: Any = None
+    fcc: bool = False
+
+
+def tables(game: str, start: int, scenes: int, held_out: bool = False) -> Iterator[Table]:
+    from vision import synth
+
+    for seed in range(start, start + scenes):
+        if game in ("fourcolor", "cactus"):
+            from bench.vision_extra import _fcc_scene
+
+            scene, truth, _ = _fcc_scene(game, seed, held_out)
+            yield Table(scene.image, truth, fcc=True)
+            continue
+        rng = np.random.default_rng(seed)
+        s = synth.tile_scene(rng) if game == "rummikub" else synth.card_scene(rng, game)  # type: ignore[arg-type]
+        yield Table(s.image, s.truths, s.partial)
+
+
+@dataclass
+class Result:
+    value: Any
+    right: int
+    objects: int
+    spurious: int
+    seconds: float
+    misses: Counter[str]
+
+    def line(self, label: str) -> str:
+        text = (
+            f"{label}={self.value!r}: right {self.right} / {self.objects}, "
+            f"spurious {self.spurious}, {self.seconds:.1f} s"
+        )
+        if self.misses:
+            text += " | missed: " + ", ".join(f"{k} {v}" for k, v in sorted(self.misses.items()))
+        return text
+
+
+def sweep(game: str, setting: Setting, drawn: list[Table], misses: bool = False) -> list[Result]:
+    """One :class:`Result` per value of ``setting``, each read by a new reader over the same
+    ``drawn`` tables; the constant is put back however the sweep ends."""
+    from vision import evaluate, evaluate_fcc
+    from vision.card_misses import miss_buckets
+    from vision.reader import TableReader
+
+    original = getattr(setting.module, setting.name)
+    out = []
+    try:
+        for value in setting.values:
+            setattr(setting.module, setting.name, value)
+            reader = TableReader(game)  # type: ignore[arg-type]
+            total = evaluate.Score()
+            why: Counter[str] = Counter()
+            started = time.perf_counter()
+            for t in drawn:
+                reading = reader.read(t.image)
+                if t.fcc:
+                    total.add(evaluate_fcc.score(reading.objects, t.truths))
+                    continue
+                total.add(evaluate.score(reading.objects, t.truths, partial=t.partial))
+                if misses and game in CARD_GAMES:
+                    why.update(miss_buckets(reader, t.image, t.truths, reading=reading))
+            seconds = time.perf_counter() - started
+            out.append(Result(value, total.right, total.objects, total.spurious, seconds, why))
+    finally:
+        setattr(setting.module, setting.name, original)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench._sweep", description=__doc__.splitlines()[0])
+    ap.add_argument("game", choices=GAMES)
+    ap.add_argument("--start", type=int, required=True, help="first table's seed")
+    ap.add_argument("--scenes", type=int, default=200, help="tables (default 200)")
+    ap.add_argument("--set", required=True, dest="setting", help="MODULE.NAME=V1,V2,...")
+    ap.add_argument("--held-out", action="store_true", help="Four Color / Cactus: held-out fonts")
+    ap.add_argument("--misses", action="store_true", help="card games: why indices were missed")
+    args = ap.parse_args(argv)
+    try:
+        if args.scenes < 1:
+            raise SweepError("--scenes must be at least 1")
+        check_seeds(args.game, args.start, args.scenes, args.held_out)
+        setting = parse_setting(args.setting)
+    except SweepError as e:
+        ap.error(str(e))
+    drawn = list(tables(args.game, args.start, args.scenes, args.held_out))
+    for result in sweep(args.game, setting, drawn, args.misses):
+        print(result.line(setting.label), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

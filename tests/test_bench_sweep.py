@@ -1,0 +1,110 @@
+"""Choosing a read-time constant on fresh generated tables (`python -m bench._sweep`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench import _sweep
+from bench._sweep import SweepError, check_seeds, parse_setting, sweep, tables
+from vision import reader as reader_module
+
+FRESH = 18_300_000  # no benchmark or training table
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("reader.CARD_MIN_CONFIDENCE", "MODULE.NAME=V1,V2"),
+        ("CARD_MIN_CONFIDENCE=0.5", "MODULE.NAME=V1,V2"),
+        ("nowhere.CARD_MIN_CONFIDENCE=0.5", "no module vision.nowhere"),
+        ("reader.NO_SUCH_THING=0.5", "vision.reader has no constant NO_SUCH_THING"),
+        ("reader.CARD_MIN_CONFIDENCE=0.5,fast", "not Python literals"),
+        # joker_faces imported it by name: setting it on enroll would change nothing there.
+        ("enroll.TEMPERATURE=1.0", "vision.joker_faces imported TEMPERATURE by name"),
+    ],
+)
+def test_a_setting_that_cannot_be_swept_is_refused_by_name(text: str, names: str) -> None:
+    with pytest.raises(SweepError, match=names):
+        parse_setting(text)
+
+
+def test_a_setting_names_its_module_and_values() -> None:
+    s = parse_setting("reader.CARD_REFRAMES=((0.5, 1.0, 0.0),),()")
+    assert s.module is reader_module and s.name == "CARD_REFRAMES"
+    assert s.values == [((0.5, 1.0, 0.0),), ()]
+    assert parse_setting("vision.reader.FINE_BELOW=30,40").values == [30, 40]
+
+
+@pytest.mark.parametrize(
+    ("game", "start", "held_out", "owner"),
+    [
+        ("cards", 2_000_140, False, "bench.vision's 2000000-2000149"),
+        ("rummikub", 1_999_990, False, "bench.vision's"),
+        ("allin", 5, False, "training renders"),
+        ("fourcolor", 700_050, False, "bench.vision_extra's 700000-700099"),
+        ("fourcolor", 800_099, True, "bench.vision_extra's 800000-800099"),
+        ("cactus", 700_149, False, "bench.vision_extra's 700000-700149"),
+    ],
+)
+def test_seeds_the_benchmark_or_training_used_are_refused(
+    game: str, start: int, held_out: bool, owner: str
+) -> None:
+    with pytest.raises(SweepError, match=owner):
+        check_seeds(game, start, 20, held_out)
+
+
+def test_fresh_seeds_pass() -> None:
+    check_seeds("cards", FRESH, 200)
+    check_seeds("fourcolor", 700_100, 50)  # held-in fonts' tables end at 700 099
+    check_seeds("fourcolor", 700_050, 50, held_out=True)  # held-out ones start at 800 000
+
+
+def test_each_value_is_read_on_the_same_tables_and_the_constant_put_back() -> None:
+    floor = reader_module.CARD_MIN_CONFIDENCE
+    drawn = list(tables("cards", FRESH, 2))
+    setting = parse_setting(f"reader.CARD_MIN_CONFIDENCE={floor},1.01")
+    low, unreachable = sweep("cards", setting, drawn, misses=True)
+    assert floor == reader_module.CARD_MIN_CONFIDENCE
+    assert low.objects == unreachable.objects > 0
+    assert low.right >= low.objects - 2
+    # No read is surer than 1.01: every index is missed, each with its reason.
+    assert unreachable.right == 0 and unreachable.spurious == 0
+    assert sum(unreachable.misses.values()) == unreachable.objects
+    assert set(unreachable.misses) <= {"right_below_floor", "nothing", "lost_to_overlap"}
+
+
+def test_the_constant_is_put_back_when_a_value_breaks_the_reader() -> None:
+    setting = parse_setting("reader.CARD_REFRAMES=7")
+    before = reader_module.CARD_REFRAMES
+    with pytest.raises(TypeError):
+        sweep("cards", setting, list(tables("cards", FRESH, 1)))
+    assert before == reader_module.CARD_REFRAMES
+
+
+def test_the_command_prints_one_line_a_value(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        _sweep.main(
+            [
+                "cactus",
+                "--start",
+                "900000",
+                "--scenes",
+                "2",
+                "--set",
+                "reader.CARD_MIN_CONFIDENCE=0.6,0.7",
+            ]
+        )
+        == 0
+    )
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        "vision.reader.CARD_MIN_CONFIDENCE=0.6",
+        "vision.reader.CARD_MIN_CONFIDENCE=0.7",
+    ]
+    assert all("right " in line and "spurious " in line for line in lines)
+
+
+def test_the_command_refuses_benchmark_seeds(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        _sweep.main(["cards", "--start", "2000000", "--set", "reader.FINE_BELOW=30"])
+    assert "overlap bench.vision's" in capsys.readouterr().err
