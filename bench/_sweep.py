@@ -8,7 +8,10 @@ value says right / objects, spurious reads and seconds; the constant is put back
 Games: ``rummikub``, ``cards``, ``allin`` (scored as ``bench.vision`` scores its generated
 scenes), ``fourcolor`` and ``cactus`` (as ``bench.vision_extra`` does; ``--held-out`` draws
 them in the held-out fonts). ``--misses`` adds, for card games, why each index was missed
-(:mod:`vision.card_misses`).
+(:mod:`vision.card_misses`). ``--photos train|dev`` reads real photos of
+``../shared/datasets/`` instead (``rummikub`` or ``cards``): the training split, or its dev
+fold (:func:`vision.datasets.in_dev_fold`); the shipped models trained on both, so they
+guard against harm rather than measure a gain. The held-out split is never read.
 
 A constant is chosen on tables the benchmark does not score and training never rendered, so
 seeds the benchmark reads (:data:`bench.vision.SYNTH_SEED`,
@@ -123,6 +126,31 @@ class Table:
     truths: Any
     partial: Any = None
     fcc: bool = False
+    ignore: Any = None
+    photo: bool = False
+
+
+PHOTO_GAMES = {"rummikub": "tiles", "cards": "cards"}
+
+
+def photos(game: str, which: str) -> Iterator[Table]:
+    """The real photos of ``which`` (``train`` or ``dev``) for ``game``; never held-out ones."""
+    import cv2
+
+    from vision import datasets
+
+    if game not in PHOTO_GAMES:
+        raise SweepError(f"real photos are of Rummikub tiles and cards only, not {game}")
+    if which not in ("train", "dev"):
+        raise SweepError(
+            f"--photos is train or dev (the held-out split is never read), not {which}"
+        )
+    for p in datasets.load(PHOTO_GAMES[game]):  # type: ignore[arg-type]
+        if p.split != "train" or (which == "dev" and not datasets.in_dev_fold(p.path.name)):
+            continue
+        yield Table(
+            cv2.imread(str(p.path), cv2.IMREAD_COLOR), p.truths, ignore=p.ignore, photo=True
+        )
 
 
 def tables(game: str, start: int, scenes: int, held_out: bool = False) -> Iterator[Table]:
@@ -180,6 +208,14 @@ def sweep(game: str, setting: Setting, drawn: list[Table], misses: bool = False)
                 if t.fcc:
                     total.add(evaluate_fcc.score(reading.objects, t.truths))
                     continue
+                if t.photo:
+                    cards = game == "cards"  # scored as bench.vision scores the photos
+                    total.add(
+                        evaluate.score(reading.objects, t.truths, t.ignore, other_corners=cards)
+                    )
+                    if misses and cards:
+                        why.update(miss_buckets(reader, t.image, t.truths, t.ignore, reading))
+                    continue
                 total.add(evaluate.score(reading.objects, t.truths, partial=t.partial))
                 if misses and game in CARD_GAMES:
                     why.update(miss_buckets(reader, t.image, t.truths, reading=reading))
@@ -193,20 +229,27 @@ def sweep(game: str, setting: Setting, drawn: list[Table], misses: bool = False)
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench._sweep", description=__doc__.splitlines()[0])
     ap.add_argument("game", choices=GAMES)
-    ap.add_argument("--start", type=int, required=True, help="first table's seed")
+    ap.add_argument("--start", type=int, help="first table's seed (generated tables)")
     ap.add_argument("--scenes", type=int, default=200, help="tables (default 200)")
     ap.add_argument("--set", required=True, dest="setting", help="MODULE.NAME=V1,V2,...")
     ap.add_argument("--held-out", action="store_true", help="Four Color / Cactus: held-out fonts")
     ap.add_argument("--misses", action="store_true", help="card games: why indices were missed")
+    ap.add_argument("--photos", choices=("train", "dev"), help="real photos, not generated tables")
     args = ap.parse_args(argv)
     try:
-        if args.scenes < 1:
-            raise SweepError("--scenes must be at least 1")
-        check_seeds(args.game, args.start, args.scenes, args.held_out)
+        if args.photos:
+            drawn = list(photos(args.game, args.photos))
+        else:
+            if args.start is None:
+                raise SweepError("--start is needed for generated tables (or --photos)")
+            if args.scenes < 1:
+                raise SweepError("--scenes must be at least 1")
+            check_seeds(args.game, args.start, args.scenes, args.held_out)
         setting = parse_setting(args.setting)
     except SweepError as e:
         ap.error(str(e))
-    drawn = list(tables(args.game, args.start, args.scenes, args.held_out))
+    if not args.photos:
+        drawn = list(tables(args.game, args.start, args.scenes, args.held_out))
     for result in sweep(args.game, setting, drawn, args.misses):
         print(result.line(setting.label), flush=True)
     return 0

@@ -108,3 +108,30 @@ def test_the_command_refuses_benchmark_seeds(capsys: pytest.CaptureFixture[str])
     with pytest.raises(SystemExit):
         _sweep.main(["cards", "--start", "2000000", "--set", "reader.FINE_BELOW=30"])
     assert "overlap bench.vision's" in capsys.readouterr().err
+
+
+def test_real_photos_are_the_training_split_or_its_dev_fold_never_held_out() -> None:
+    from vision import datasets
+
+    dev = list(_sweep.photos("cards", "dev"))
+    names = [p.path.name for p in datasets.load("cards")]
+    assert len(dev) == sum(datasets.in_dev_fold(n) for n in names) > 0
+    assert all(t.photo and t.image is not None for t in dev)
+    with pytest.raises(SweepError, match="held-out split is never read"):
+        next(_sweep.photos("cards", "test"))
+    with pytest.raises(SweepError, match="Rummikub tiles and cards only, not allin"):
+        next(_sweep.photos("allin", "dev"))
+
+
+def test_a_photo_is_scored_as_the_benchmark_scores_it() -> None:
+    photo = next(_sweep.photos("rummikub", "dev"))
+    setting = parse_setting("reader.TILE_LOOK_FROM=0.3")
+    (result,) = sweep("rummikub", setting, [photo])
+    assert result.objects == len(photo.truths) > 0
+    assert result.right >= result.objects - 1
+
+
+def test_generated_tables_need_a_first_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        _sweep.main(["cards", "--set", "reader.FINE_BELOW=30"])
+    assert "--start is needed" in capsys.readouterr().err
