@@ -29,6 +29,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -74,28 +75,64 @@ def parse_setting(text: str) -> Setting:
         parsed = ast.literal_eval(f"[{values}]")
     except (ValueError, SyntaxError) as e:
         raise SweepError(f"the values {values!r} are not Python literals ({e})") from e
-    # What a reader loads, loaded now, so that a copy of the constant anywhere in it is seen.
-    importlib.import_module("vision.reader")
-    importlib.import_module("vision.read_fcc")
     _refuse_copies(module, name)
     return Setting(module, name, list(parsed))
 
 
-def _refuse_copies(module: ModuleType, name: str) -> None:
-    """A constant another module imported by name keeps its old value there, so setting it
-    on ``module`` would sweep nothing that module reads: refused, naming where it is. (A
-    constant bound as a function's default argument cannot be seen so: sweep the names a
-    function reads when it runs.)"""
-    value = getattr(module, name)
-    for other in list(sys.modules.values()):
-        mod_name = getattr(other, "__name__", "")
-        if other is module or not mod_name.startswith(("vision.", "bench.")):
+READERS = ("vision.reader", "vision.read_fcc")  # where every read starts
+
+
+def _source(module: str) -> ast.Module | None:
+    path = Path(__file__).resolve().parent.parent.joinpath(*module.split(".")).with_suffix(".py")
+    return ast.parse(path.read_text()) if path.is_file() else None
+
+
+def _imports(tree: ast.Module) -> Iterator[tuple[str, ast.alias]]:
+    """(module, alias) of every ``from vision... import`` and ``import vision...`` in a
+    module, those inside functions too (the readers import some modules lazily)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                yield node.module, alias
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, alias
+
+
+def reading_modules() -> set[str]:
+    """The ``vision`` modules a read can run, from the readers' imports onwards (read from
+    the source, so the answer does not hang on what else a process happened to import)."""
+    seen: set[str] = set()
+    todo = list(READERS)
+    while todo:
+        name = todo.pop()
+        tree = None if name in seen else _source(name)
+        if tree is None:
             continue
-        if vars(other).get(name, object()) is value:
-            raise SweepError(
-                f"{mod_name} imported {name} by name: set it there "
-                f"({mod_name}.{name}), or read it through the module"
-            )
+        seen.add(name)
+        for module, alias in _imports(tree):
+            if module == "vision":
+                todo.append(f"vision.{alias.name}")
+            elif module.startswith("vision."):
+                todo.append(module)
+    return seen
+
+
+def _refuse_copies(module: ModuleType, name: str) -> None:
+    """A constant that a module a read runs imported by name keeps its old value there, so
+    setting it on ``module`` would sweep nothing that module reads: refused, naming where it
+    is. (A copy made elsewhere, training's own, does not touch a read. A constant bound as a
+    function's default argument cannot be seen so: sweep the names a function reads when it
+    runs.)"""
+    for other in sorted(reading_modules() - {module.__name__}):
+        tree = _source(other)
+        assert tree is not None
+        for source, alias in _imports(tree):
+            if source == module.__name__ and alias.name == name:
+                raise SweepError(
+                    f"{other} imported {name} by name: set it there "
+                    f"({other}.{alias.asname or name}), or read it through the module"
+                )
 
 
 def check_seeds(game: str, start: int, scenes: int, held_out: bool = False) -> None:
