@@ -27,13 +27,16 @@ import importlib
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import numpy as np
+
+from vision.evaluate import score
 
 CARD_GAMES = ("cards", "allin")
 GAMES = ("rummikub", *CARD_GAMES, "fourcolor", "cactus")
@@ -159,12 +162,14 @@ def check_seeds(game: str, start: int, scenes: int, held_out: bool = False) -> N
 
 @dataclass
 class Table:
+    """One table to read, with how its reads are scored (as the benchmark that reads such
+    tables scores them)."""
+
     image: Any
     truths: Any
-    partial: Any = None
-    fcc: bool = False
+    score: Callable[[list[Any]], Any]
     ignore: Any = None
-    photo: bool = False
+    photo: bool = False  # a real photo, not a generated table
 
 
 PHOTO_GAMES = {"rummikub": "tiles", "cards": "cards"}
@@ -185,24 +190,30 @@ def photos(game: str, which: str) -> Iterator[Table]:
     for p in datasets.load(PHOTO_GAMES[game]):  # type: ignore[arg-type]
         if p.split != "train" or (which == "dev" and not datasets.in_dev_fold(p.path.name)):
             continue
+        image = cv2.imread(str(p.path), cv2.IMREAD_COLOR)
+        cards = game == "cards"  # a card's other, unlabelled corner, as bench.vision counts it
         yield Table(
-            cv2.imread(str(p.path), cv2.IMREAD_COLOR), p.truths, ignore=p.ignore, photo=True
+            image,
+            p.truths,
+            partial(score, truths=p.truths, ignore=p.ignore, other_corners=cards),
+            p.ignore,
+            photo=True,
         )
 
 
 def tables(game: str, start: int, scenes: int, held_out: bool = False) -> Iterator[Table]:
-    from vision import synth
+    from vision import evaluate_fcc, synth
 
     for seed in range(start, start + scenes):
         if game in ("fourcolor", "cactus"):
             from bench.vision_extra import _fcc_scene
 
             scene, truth, _ = _fcc_scene(game, seed, held_out)
-            yield Table(scene.image, truth, fcc=True)
+            yield Table(scene.image, truth, partial(evaluate_fcc.score, truths=truth))
             continue
         rng = np.random.default_rng(seed)
         s = synth.tile_scene(rng) if game == "rummikub" else synth.card_scene(rng, game)  # type: ignore[arg-type]
-        yield Table(s.image, s.truths, s.partial)
+        yield Table(s.image, s.truths, partial(score, truths=s.truths, partial=s.partial))
 
 
 @dataclass
@@ -227,7 +238,7 @@ class Result:
 def sweep(game: str, setting: Setting, drawn: list[Table], misses: bool = False) -> list[Result]:
     """One :class:`Result` per value of ``setting``, each read by a new reader over the same
     ``drawn`` tables; the constant is put back however the sweep ends."""
-    from vision import evaluate, evaluate_fcc
+    from vision import evaluate
     from vision.card_misses import miss_buckets
     from vision.reader import TableReader
 
@@ -242,20 +253,9 @@ def sweep(game: str, setting: Setting, drawn: list[Table], misses: bool = False)
             started = time.perf_counter()
             for t in drawn:
                 reading = reader.read(t.image)
-                if t.fcc:
-                    total.add(evaluate_fcc.score(reading.objects, t.truths))
-                    continue
-                if t.photo:
-                    cards = game == "cards"  # scored as bench.vision scores the photos
-                    total.add(
-                        evaluate.score(reading.objects, t.truths, t.ignore, other_corners=cards)
-                    )
-                    if misses and cards:
-                        why.update(miss_buckets(reader, t.image, t.truths, t.ignore, reading))
-                    continue
-                total.add(evaluate.score(reading.objects, t.truths, partial=t.partial))
+                total.add(t.score(reading.objects))
                 if misses and game in CARD_GAMES:
-                    why.update(miss_buckets(reader, t.image, t.truths, reading=reading))
+                    why.update(miss_buckets(reader, t.image, t.truths, t.ignore, reading))
             seconds = time.perf_counter() - started
             out.append(Result(value, total.right, total.objects, total.spurious, seconds, why))
     finally:
@@ -274,6 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--photos", choices=("train", "dev"), help="real photos, not generated tables")
     args = ap.parse_args(argv)
     try:
+        setting = parse_setting(args.setting)
         if args.photos:
             drawn = list(photos(args.game, args.photos))
         else:
@@ -282,11 +283,9 @@ def main(argv: list[str] | None = None) -> int:
             if args.scenes < 1:
                 raise SweepError("--scenes must be at least 1")
             check_seeds(args.game, args.start, args.scenes, args.held_out)
-        setting = parse_setting(args.setting)
+            drawn = list(tables(args.game, args.start, args.scenes, args.held_out))
     except SweepError as e:
         ap.error(str(e))
-    if not args.photos:
-        drawn = list(tables(args.game, args.start, args.scenes, args.held_out))
     for result in sweep(args.game, setting, drawn, args.misses):
         print(result.line(setting.label), flush=True)
     return 0
