@@ -1281,10 +1281,12 @@ def measured(
     the pivot a little off, its axis may leave the fan soon while across it runs over the
     other fanned cards' paper (the leftmost card of a fan was drawn a quarter turn off), and
     along it the run stops at the first edge of a card lying over it (fanned cards were
-    drawn at three quarters of their length). Nor is a read its row's neighbours agree with
-    (:data:`ROW_TURN_KEEP_DEG`). Paper running on past 1.3 times the length is
-    no measure either: a pale table taken for paper (its cards were drawn half as long
-    again, and as wide, over their neighbours)."""
+    drawn at three quarters of their length). Nor is a read turned a quarter where its row's
+    neighbours agree with its axis (:data:`ROW_TURN_KEEP_DEG`); they cannot say which way
+    along that axis it runs, so a half turn still may (a 車 read upside down in a meld, seed
+    19 100 093, was drawn over the table above its card). Paper running on past 1.3 times
+    the length is no measure either: a pale table taken for paper (its cards were drawn half
+    as long again, and as wide, over their neighbours)."""
     lengths = card_lengths(cards)
     small, f = _work_size(image)
     faces = face_mask(small)
@@ -1307,12 +1309,9 @@ def measured(
                 for step in steps
             ]
         short = runs[0] * unit < 1.2 * a.size * f
-        if (
-            short
-            and max(runs[1:]) * unit > 2.5 * a.size * f
-            and not _along_row(cards, k, ROW_TURN_KEEP_DEG)
-        ):
-            turn = max((1, 3, 2), key=lambda j: runs[j])
+        turns = (2,) if _along_row(cards, k, ROW_TURN_KEEP_DEG) else (1, 3, 2)
+        turn = max(turns, key=lambda j: runs[j])
+        if short and runs[turn] * unit > 2.5 * a.size * f:
             a = _facing(a, _quarter_turned(d, turn))
             runs[0] = runs[turn]
         seen = runs[0] * unit / f / (1 - CHAR_CENTRE)
