@@ -965,6 +965,21 @@ def test_a_card_read_upside_down_in_a_row_is_turned_half_way_by_its_paper() -> N
     assert [fr._angle(a.down, down) for a, _ in turned] == pytest.approx([0.0, 0.0, 0.0])
 
 
+def test_a_card_cut_by_the_photos_edge_is_not_turned_for_it() -> None:
+    """A card's far character read where the photo's edge cuts off the rest of the card: its
+    own way leaves the photo at once, the other way runs on over the card, and it was turned
+    half way, its card drawn over the table (seed 19 000 159, training fonts)."""
+    image = _cards_table([(470, -200, 530, 250)])
+    read = _read("rS", np.array([500.0, 30.0]), np.array([0.0, -1.0]))
+    ((kept, _),) = fr.measured(image, [(read, None)])
+    assert fr._angle(kept.down, read.down) < 1.0
+    # The same read with table, not the photo's edge, beyond its end is turned.
+    image = _cards_table([(470, 100, 530, 550)])
+    read = _read("rS", np.array([500.0, 130.0]), np.array([0.0, -1.0]))
+    ((turned, _),) = fr.measured(image, [(read, None)])
+    assert fr._angle(turned.down, read.down) > 179.0
+
+
 def _table_read_fonts(seed: int, fonts: tuple[str, ...]) -> tuple[int, int, int]:
     """Right, demanded and spurious on the generated table ``seed`` drawn in ``fonts``."""
     from vision import evaluate_fcc, synth_fourcolor
@@ -977,9 +992,10 @@ def _table_read_fonts(seed: int, fonts: tuple[str, ...]) -> tuple[int, int, int]
     return s.right, s.objects, s.spurious
 
 
-def test_the_table_of_the_half_turn_is_read() -> None:
-    """The fresh table the half turn in a row came from, read whole: before, 10 of 11
-    (spurious 2)."""
+def test_the_tables_of_the_half_turn_and_the_photos_edge_are_read() -> None:
+    """The two fresh tables the measuring fixes above came from, read whole: before, 10 of 11
+    (spurious 2) and 18 of 19 (spurious 1)."""
     from vision import cjk_fonts
 
     assert _table_read_fonts(19_100_093, cjk_fonts.HELDOUT_FONTS) == (11, 11, 1)
+    assert _table_read_fonts(19_000_159, cjk_fonts.TRAIN_FONTS) == (19, 19, 0)

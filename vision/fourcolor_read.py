@@ -1135,15 +1135,20 @@ def card_lengths(cards: list[tuple[CharRead, CharRead | None]]) -> list[float]:
 
 
 def paper_run(
-    faces: NDArray[np.uint8], start: NDArray[np.float64], step: NDArray[np.float64], steps: int
+    faces: NDArray[np.uint8],
+    start: NDArray[np.float64],
+    step: NDArray[np.float64],
+    steps: int,
+    beyond: bool = False,
 ) -> int:
     """How many ``step``s from ``start`` stay on card faces (``faces``: 255 on paper) before
-    two in a row leave them."""
+    two in a row leave them; a step beyond the photo's edge counts as paper when ``beyond``."""
     h, w = faces.shape[:2]
     off = 0
     for k in range(1, steps + 1):
         x, y = (round(float(v)) for v in start + step * k)
-        on = 0 <= x < w and 0 <= y < h and faces[y, x] > 0
+        inside = 0 <= x < w and 0 <= y < h
+        on = faces[y, x] > 0 if inside else beyond
         off = 0 if on else off + 1
         if off >= 2:
             return k - 2
@@ -1284,9 +1289,11 @@ def measured(
     drawn at three quarters of their length). Nor is a read turned a quarter where its row's
     neighbours agree with its axis (:data:`ROW_TURN_KEEP_DEG`); they cannot say which way
     along that axis it runs, so a half turn still may (a 車 read upside down in a meld, seed
-    19 100 093, was drawn over the table above its card). Paper running on past 1.3 times
-    the length is no measure either: a pale table taken for paper (its cards were drawn half
-    as long again, and as wide, over their neighbours)."""
+    19 100 093, was drawn over the table above its card). The read's own way does not end
+    at the photo's edge: the far end of a card cut by the frame, read right, was turned half
+    way onto the table (seed 19 000 159). Paper running on past 1.3 times the length is no
+    measure either: a pale table taken for paper (its cards were drawn half as long again,
+    and as wide, over their neighbours)."""
     lengths = card_lengths(cards)
     small, f = _work_size(image)
     faces = face_mask(small)
@@ -1300,13 +1307,14 @@ def measured(
         reach = int(2 * length * f / unit)
         d = a.down
         steps = [_quarter_turned(d, k) * unit for k in range(4)]
-        runs = [paper_run(faces, start, step, reach) for step in steps]
+        # Beyond the photo's edge the read's own way is taken to run on; the turns' ways not.
+        runs = [paper_run(faces, start, step, reach, j == 0) for j, step in enumerate(steps)]
         if max(runs) < BADGE_STEPS:
             # No paper around the character: a character on a dark badge. The runs
             # start at the badge's edge instead.
             runs = [
-                BADGE_STEPS + paper_run(faces, start + step * BADGE_STEPS, step, reach)
-                for step in steps
+                BADGE_STEPS + paper_run(faces, start + step * BADGE_STEPS, step, reach, j == 0)
+                for j, step in enumerate(steps)
             ]
         short = runs[0] * unit < 1.2 * a.size * f
         turns = (2,) if _along_row(cards, k, ROW_TURN_KEEP_DEG) else (1, 3, 2)
