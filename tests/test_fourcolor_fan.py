@@ -328,12 +328,14 @@ def test_two_copies_at_a_fans_end_stay_two_where_they_lie_a_fan_step_apart(
     assert hand((0.0, 8.0)).count("rC") == 1
 
 
-def _table_read(seed: int) -> tuple[int, int, int]:
-    """Right, demanded and spurious on the generated table ``seed`` (training fonts)."""
+def _table_read(seed: int, held_out: bool = False) -> tuple[int, int, int]:
+    """Right, demanded and spurious on the generated table ``seed`` (training fonts, or the
+    held-out ones)."""
     from vision import cjk_fonts, evaluate_fcc, synth_fourcolor
     from vision.reader import TableReader
 
-    scene = synth_fourcolor.render_scene(np.random.default_rng(seed), fonts=cjk_fonts.TRAIN_FONTS)
+    fonts = cjk_fonts.HELDOUT_FONTS if held_out else cjk_fonts.TRAIN_FONTS
+    scene = synth_fourcolor.render_scene(np.random.default_rng(seed), fonts=fonts)
     s = evaluate_fcc.score(
         TableReader("fourcolor").read(scene.image).objects, evaluate_fcc.fourcolor_truth(scene)
     )
@@ -980,22 +982,8 @@ def test_a_card_cut_by_the_photos_edge_is_not_turned_for_it() -> None:
     assert fr._angle(turned.down, read.down) > 179.0
 
 
-def _table_read_fonts(seed: int, fonts: tuple[str, ...]) -> tuple[int, int, int]:
-    """Right, demanded and spurious on the generated table ``seed`` drawn in ``fonts``."""
-    from vision import evaluate_fcc, synth_fourcolor
-    from vision.reader import TableReader
-
-    scene = synth_fourcolor.render_scene(np.random.default_rng(seed), fonts=fonts)
-    s = evaluate_fcc.score(
-        TableReader("fourcolor").read(scene.image).objects, evaluate_fcc.fourcolor_truth(scene)
-    )
-    return s.right, s.objects, s.spurious
-
-
 def test_the_tables_of_the_half_turn_and_the_photos_edge_are_read() -> None:
     """The two fresh tables the measuring fixes above came from, read whole: before, 10 of 11
     (spurious 2) and 18 of 19 (spurious 1)."""
-    from vision import cjk_fonts
-
-    assert _table_read_fonts(19_100_093, cjk_fonts.HELDOUT_FONTS) == (11, 11, 1)
-    assert _table_read_fonts(19_000_159, cjk_fonts.TRAIN_FONTS) == (19, 19, 0)
+    assert _table_read(19_100_093, held_out=True) == (11, 11, 1)
+    assert _table_read(19_000_159) == (19, 19, 0)
