@@ -1316,12 +1316,12 @@ def measured(
                 BADGE_STEPS + paper_run(faces, start + step * BADGE_STEPS, step, reach, j == 0)
                 for j, step in enumerate(steps)
             ]
-        short = runs[0] * unit < 1.2 * a.size * f
-        turns = (2,) if _along_row(cards, k, ROW_TURN_KEEP_DEG) else (1, 3, 2)
-        turn = max(turns, key=lambda j: runs[j])
-        if short and runs[turn] * unit > 2.5 * a.size * f:
-            a = _facing(a, _quarter_turned(d, turn))
-            runs[0] = runs[turn]
+        if runs[0] * unit < 1.2 * a.size * f:  # its own way leaves the paper at once
+            turns = (2,) if _along_row(cards, k, ROW_TURN_KEEP_DEG) else (1, 3, 2)
+            turn = max(turns, key=lambda j: runs[j])
+            if runs[turn] * unit > 2.5 * a.size * f:
+                a = _facing(a, _quarter_turned(d, turn))
+                runs[0] = runs[turn]
         seen = runs[0] * unit / f / (1 - CHAR_CENTRE)
         out.append((a, float(max(seen, 0.75 * length)) if seen <= 1.3 * length else length))
     return out
