@@ -358,12 +358,19 @@ def test_a_square_around_several_characters_is_no_card() -> None:
     assert [r.label for r, _ in kept] == ["wE"]
 
 
+def _cards_table(strips: Sequence[tuple[int, int, int, int]]) -> np.ndarray:
+    """A dark table with card paper in each strip (x0, y0, x1, y1; cut by the photo's edge
+    where it reaches past it)."""
+    image = np.full((750, 1000, 3), (40, 90, 40), np.uint8)
+    for x0, y0, x1, y1 in strips:
+        image[max(y0, 0) : y1, x0:x1] = (225, 235, 240)
+    return image
+
+
 def _strip_table() -> np.ndarray:
     """A dark table with one long strip of card paper across it (a fan's upper edge, seen
     from the leftmost card: its own axis leaves the paper soon, across it runs on)."""
-    image = np.full((750, 1000, 3), (40, 90, 40), np.uint8)
-    image[270:330, 100:900] = (225, 235, 240)
-    return image
+    return _cards_table([(100, 270, 900, 330)])
 
 
 def test_a_card_aimed_at_its_fan_is_not_turned_a_quarter_by_the_paper_around_it() -> None:
@@ -942,15 +949,6 @@ def test_the_two_copies_at_a_fans_end_of_a_table_are_both_read(
     assert _table_read(17_800_009) == (14, 15, 0)
     monkeypatch.setattr(fr, "FAN_END_ROOM", float("inf"))
     assert _table_read(17_800_009) == (13, 15, 0)
-
-
-def _cards_table(strips: Sequence[tuple[int, int, int, int]]) -> np.ndarray:
-    """A dark table with card paper in each strip (x0, y0, x1, y1; cut by the photo's edge
-    where it reaches past it)."""
-    image = np.full((750, 1000, 3), (40, 90, 40), np.uint8)
-    for x0, y0, x1, y1 in strips:
-        image[max(y0, 0) : y1, x0:x1] = (225, 235, 240)
-    return image
 
 
 def test_a_card_read_upside_down_in_a_row_is_turned_half_way_by_its_paper() -> None:
