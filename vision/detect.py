@@ -1582,6 +1582,18 @@ def long_side(quad: Quad) -> float:
     )
 
 
+def short_side(quad: Quad) -> float:
+    """A quad's shorter side, its two opposite sides averaged."""
+    q = quad.astype(np.float32)
+    return (
+        min(
+            float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])),
+            float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])),
+        )
+        / 2
+    )
+
+
 WORD_LABELS = frozenset({"X"})  # cards whose corner index is a printed word, such as "Joker"
 
 

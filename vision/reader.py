@@ -141,6 +141,12 @@ CARD_CLASH_IOU = 0.15
 # reads were under 0.9. Generated jokers read less surely: on 60 fresh scenes of the standard
 # deck (seeds 50 000+) the floor lost one right read (0.84) and dropped one spurious one (0.82).
 WORD_MIN_CONFIDENCE = 0.9
+# Cards: a read whose frame is over CARD_OVERSIZE times as wide (its shorter side) as the
+# median of the photo's reads above the floor frames no index, however sure the model is of
+# it (a whole card read as a joker at 0.98, seed 20 300 026, its frame nine indices wide over
+# three real ones). Only where at least CARD_OVERSIZE_AMONG reads give the median. None: off.
+CARD_OVERSIZE: float | None = 3.0
+CARD_OVERSIZE_AMONG = 5
 # A proposal vouched for by its card's other index (card_mates) is kept unless it overlaps a
 # kept read by more than CARD_CLASH_IOU, or a joker's word frame (a long frame that reaches
 # over its neighbours' indices in a fan) by more than this.
@@ -247,6 +253,16 @@ def _sized_alike(reads: list[Read]) -> list[str]:
     "Joker") is framed at its word's length, not at the photo's index size, so each word
     read is a label of its own and is never ranked by its size."""
     return [f"#{k}" if r.label in detect.WORD_LABELS else r.label for k, r in enumerate(reads)]
+
+
+def _index_sized(quads: Sequence[npt.NDArray[np.float32]], keep: list[int]) -> list[int]:
+    """``keep`` without the reads framed far wider than the photo's reads are
+    (:data:`CARD_OVERSIZE`)."""
+    if CARD_OVERSIZE is None or len(keep) < CARD_OVERSIZE_AMONG:
+        return keep
+    widths = [detect.short_side(quads[i]) for i in keep]
+    most = CARD_OVERSIZE * float(np.median(widths))
+    return [i for i, w in zip(keep, widths, strict=True) if w <= most]
 
 
 def _nothing(read: Read) -> Read:
@@ -837,6 +853,8 @@ class TableReader:
         if self.kind == "tiles" and self.profile is not None and self.pool:
             reads = doubtful_reads.agreeing_framings(quads, reads, self.profile.agreeable)
         keep = [i for i, r in enumerate(reads) if r.label != NONE and r.confidence >= floor]
+        if self.kind == "cards" and self.profile is None:
+            keep = _index_sized(quads, keep)
         t3 = time.perf_counter()
         ranks = [self._rank(reads[i]) for i in keep]
         if self.kind == "tiles":
