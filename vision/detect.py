@@ -1570,28 +1570,23 @@ def _by_label(labels: list[str]) -> list[list[int]]:
     return [g for g in groups.values() if len(g) > 1]
 
 
-def long_side(quad: Quad) -> float:
-    """A quad's longer side, its two opposite sides averaged."""
+def _sides(quad: Quad) -> tuple[float, float]:
+    """A quad's width and height, each the mean of its two opposite sides."""
     q = quad.astype(np.float32)
     return (
-        max(
-            float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])),
-            float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])),
-        )
-        / 2
+        float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2,
+        float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2,
     )
+
+
+def long_side(quad: Quad) -> float:
+    """A quad's longer side, its two opposite sides averaged."""
+    return max(_sides(quad))
 
 
 def short_side(quad: Quad) -> float:
     """A quad's shorter side, its two opposite sides averaged."""
-    q = quad.astype(np.float32)
-    return (
-        min(
-            float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])),
-            float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])),
-        )
-        / 2
-    )
+    return min(_sides(quad))
 
 
 WORD_LABELS = frozenset({"X"})  # cards whose corner index is a printed word, such as "Joker"
