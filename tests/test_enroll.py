@@ -331,3 +331,13 @@ def test_clutter_magnets_are_the_cards_the_clutter_lies_nearest() -> None:
     assert enroll.clutter_magnets(emb, labels, 0.25) == ["MJ", "CJ"]
     assert enroll.clutter_magnets(emb, labels, 0.5) == ["MJ"]
     assert enroll.clutter_magnets(emb[:4], labels[:4]) == []  # no clutter examples
+
+
+def test_colour_blind_keeps_a_tiles_number_and_drops_its_colour() -> None:
+    names = ["k10", "r10", "b10", "o10", "k4", "r4", "b4", "o4", "DJ", "none"]
+    probs = np.array([[0.9, 0.02, 0.0, 0.0, 0.0, 0.05, 0.0, 0.0, 0.02, 0.01]], np.float32)
+    blind = enroll.colour_blind(probs, names)
+    assert np.allclose(blind[0, :4], 0.92 / 4)  # the 10's share, every colour alike
+    assert np.allclose(blind[0, 4:8], 0.05 / 4)
+    assert np.allclose(blind[0, 8:], [0.02, 0.01])  # a joker and none keep their own
+    assert np.isclose(blind.sum(), probs.sum())

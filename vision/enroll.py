@@ -68,6 +68,17 @@ INK_WEIGHT = 0.3
 # (Rummikub 988, 809); the whole convolution output, not averaged along rows, read the same
 # at three times the size; averaged over the whole crop, 982 (the strokes' places lost).
 SHAPE_WEIGHT = 2.25
+# Tiles: a crop whose ink is at least this coloured (:func:`ink_colour`, a* and b* over 40)
+# takes the model's word for its number only; its colour is the profile's, by shape and ink.
+# On a deck it never saw the model names crimson, teal and gold numbers charcoal at up to
+# 0.99, which outweighed an ink colour measured right (r10's ink 0.38 from the paper, as the
+# enrolled r10's 0.35, read k10). Charcoal ink measures under 0.06, and coloured ink blurred
+# or dimmed to grey may too: there the model still says the colour. Chosen on one-print dev
+# decks (prints 21-24, scenes 61 000+), right / spurious of 992, not at all -> 0.08 / 0.12 /
+# 0.14 / 0.2: 923 / 11 -> 936 / 15, 935 / 15, 937 / 15, 934 / 15; the model's colour opinion
+# halved for every crop instead read 930, none at all 919 (gold ink measured grey, then read
+# charcoal).
+INK_CHROMA = 0.12
 
 
 class EnrolError(ValueError):
@@ -579,6 +590,23 @@ def clutter_magnets(
     cards, counts = np.unique(lab[~clutter][nearest], return_counts=True)
     drawn = counts / clutter.sum()
     return [str(cards[i]) for i in np.argsort(-drawn) if drawn[i] >= share]
+
+
+def colour_blind(probs: NDArray[Any], names: Sequence[str]) -> NDArray[Any]:
+    """Tiles: the model's probabilities (N x ``names``) with each number's share spread
+    evenly over its colours, so they say which number and nothing of its colour (a joker or
+    ``none`` keeps its own)."""
+    from vision.labels import tile_number
+
+    out = np.array(probs, np.float32, copy=True)
+    groups: dict[str, list[int]] = {}
+    for i, name in enumerate(names):
+        number = tile_number(name)
+        if number is not None:
+            groups.setdefault(number, []).append(i)
+    for cols in groups.values():
+        out[:, cols] = out[:, cols].sum(axis=1, keepdims=True) / len(cols)
+    return out
 
 
 def model_weight(model_accuracy: float) -> float:

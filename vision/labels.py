@@ -80,6 +80,13 @@ def _build(
     return LabelSpec(name, crop, factors, labels, parts, decks)
 
 
+def tile_number(label: str) -> str | None:
+    """A numbered tile's number (``"10"`` for ``r10``); ``None`` for a joker or anything else."""
+    if len(label) > 1 and label[0] in _TILE_COLOURS and label[1:].isdigit():
+        return label[1:]
+    return None
+
+
 def tiles_spec() -> LabelSpec:
     colours = (*_TILE_COLOURS, "-")
     symbols = (*(str(n) for n in range(1, 14)), *_TILE_JOKERS, "-")

@@ -390,6 +390,8 @@ class TableReader:
                 turned, _ = self.recogniser.run(np.ascontiguousarray(batch[again, ::-1, ::-1]))
                 logits[again] = (logits[again] + turned) / 2
                 probs, model_names = self.recogniser.probabilities(logits, self.deck)
+        from vision.enroll import INK_CHROMA, colour_blind, ink_colour
+
         log_p = np.log(probs + 1e-6)
         index = {n: i for i, n in enumerate(model_names)}
         weight = self.profile.model_weight
@@ -397,7 +399,11 @@ class TableReader:
         def prior(names: list[str]) -> npt.NDArray[Any]:
             assert self.profile is not None
             if self.profile.model_reads:
-                return weight * self.profile.model_prior(probs, model_names, names)
+                evidence = probs
+                if self.kind == "tiles" and inks is not None:
+                    coloured = np.linalg.norm(inks, axis=1)[:, None] >= INK_CHROMA
+                    evidence = np.where(coloured, colour_blind(probs, model_names), probs)
+                return weight * self.profile.model_prior(evidence, model_names, names)
             cols = [index.get(n, len(model_names) - 1) for n in names]
             return np.asarray(weight * log_p[:, cols], np.float32)
 
@@ -408,7 +414,6 @@ class TableReader:
         # A partly enrolled deck: the cards left out are the model's to name.
         left_out = set(model_names[:-1]) - set(self.profile.labels)
         gate = self.profile.object_margin(emb, probs[:, -1])
-        from vision.enroll import ink_colour
 
         inks = None if self.profile.inks is None else ink_colour(batch)
         named = self.profile.classify(
