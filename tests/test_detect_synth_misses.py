@@ -180,6 +180,18 @@ def test_rows_of_blank_faces_are_cut_into_tiles() -> None:
         assert all(_proposed(quads, t) for t in truths), (angle, count)
 
 
+def test_two_touching_faces_are_also_proposed_as_two_tiles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two touching tiles make a face of nearly a tile's own shape (0.69 against 0.72): it
+    # was proposed as one tile, and neither tile had a frame of its own.
+    image, truths = _faces(15.0, 2)
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    assert all(_proposed(detect.face_tiles(lab), t) for t in truths)
+    monkeypatch.setattr(detect, "FACE_PAIR", False)
+    assert not any(_proposed(detect.face_tiles(lab), t) for t in truths)
+
+
 def test_faces_on_a_dark_rack_on_a_pale_table_are_found() -> None:
     # The pale table is one blob with the rack as its hole, and the tiles are islands in that
     # hole: outer outlines alone saw the table only, and no tile there got a face frame.
