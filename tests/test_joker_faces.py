@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from host.cli.enroll import deck_order, default_grid
-from vision import joker_faces, synth_unseen
+from vision import detect, joker_faces, synth_unseen
 from vision.matching import same_object
 
 ORDER = deck_order("rummikub")
@@ -154,3 +154,14 @@ def test_a_white_table_is_not_taken_for_one_jokers_face() -> None:
     assert len(scene.truths) == 38 and len(right) >= 19
     w = scene.image.shape[1]
     assert all(float(np.ptp(o.quad[:, 0])) < w / 4 for o in objects)
+
+
+def test_a_face_is_read_only_by_a_frame_about_its_size() -> None:
+    # Half a double joker's face (one star) read as a 4 covers the face, but it is no read
+    # of the whole face: the face is still looked at as a joker's.
+    face = detect.rect_quad(np.array([200, 200], np.float32), 72.0, 100.0, 90.0)
+    # The face's upper half as detect proposes it (its long axis turned a quarter).
+    half = detect.rect_quad(np.array([200, 175], np.float32), 50.0, 72.0, 180.0)
+    assert same_object(face, half)
+    assert not joker_faces._read_at(face, [half])
+    assert joker_faces._read_at(face, [face + 3.0])

@@ -34,6 +34,14 @@ FACE_CROP = (48, 64)  # a tile's face, cut out before the thumbnail shrinks it
 # Development layouts 8, 9 and 11-15 (30 scenes each): at 0.2 no face of a numbered tile or
 # of the table lay nearer a joker by as much; at 0.1 two sets read 2 spurious more.
 JOKER_MARGIN = 0.2
+# A face counts as read only by a read frame at least this long (of the face's long side):
+# since a face of a tile's shape is also proposed as two touching tiles
+# (:data:`vision.detect.FACE_PAIR`), half a double joker's face, one star, was read as a 4 in
+# a frame that covers the face, and the joker's face was no longer looked at (development
+# layout 14, seeds 8 600 072+12: jokers right 21 -> 19 with the halves, 20 with this).
+# One-print dev decks with the halves, right / spurious, prints 21-30: 2381 / 21 -> 2378 /
+# 17 of 2550; prints 201-205: 1367 / 23 -> 1372 / 22 of 1480.
+READ_AS_LONG = 0.85
 ROW_SHIFTS = (-0.2, 0.0, 0.2)  # a row place shifted along the tile, in half tile heights
 # A face is looked at only if its long side is within these multiples of the read tiles'
 # median long side (given FACE_SIZE_READS reads or more). A pale table is one pale
@@ -140,7 +148,11 @@ def _read_at(face: Quad, read: Sequence[Quad]) -> bool:
     frames = np.asarray(read, np.float32).reshape(-1, 4, 2)
     limit = np.minimum(reach(frames), reach(face[None])[0])
     near = np.linalg.norm(frames.mean(axis=1) - face.mean(axis=0), axis=1) <= limit
-    return any(same_object(face, frames[k]) for k in np.nonzero(near)[0].tolist())
+    least = READ_AS_LONG * detect.long_side(face)
+    return any(
+        same_object(face, frames[k]) and detect.long_side(frames[k]) >= least
+        for k in np.nonzero(near)[0].tolist()
+    )
 
 
 def within(quad: Quad, face: Quad) -> bool:
