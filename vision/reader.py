@@ -395,6 +395,7 @@ class TableReader:
         log_p = np.log(probs + 1e-6)
         index = {n: i for i, n in enumerate(model_names)}
         weight = self.profile.model_weight
+        inks = None if self.profile.inks is None else ink_colour(batch)
 
         def prior(names: list[str]) -> npt.NDArray[Any]:
             assert self.profile is not None
@@ -414,8 +415,6 @@ class TableReader:
         # A partly enrolled deck: the cards left out are the model's to name.
         left_out = set(model_names[:-1]) - set(self.profile.labels)
         gate = self.profile.object_margin(emb, probs[:, -1])
-
-        inks = None if self.profile.inks is None else ink_colour(batch)
         named = self.profile.classify(
             emb,
             prior=prior if weight else None,
