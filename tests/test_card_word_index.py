@@ -80,7 +80,8 @@ def test_an_unsure_word_read_is_dropped_but_still_frames_a_sure_one() -> None:
         Read("X", below, [("X", below)], 0.0),
         Read("X", below, [("X", below)], 0.0),  # a logo read as a joker
     ]
-    chosen, after = reader()._join_words(quads, reads, [0, 1, 2], [0, 1, 2])
+    image = np.zeros((300, 300, 3), np.uint8)
+    chosen, after = reader()._join_words(image, quads, reads, [0, 1, 2], [0, 1, 2])
     assert chosen == [0]
     assert (after[0][:, 0].min(), after[0][:, 0].max()) == (80, 150)
     assert quads[0][:, 0].max() == 120  # the proposals' own list is left as it was

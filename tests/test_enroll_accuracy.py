@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from host.cli.enroll import deck_order, default_grid
-from vision import doubtful_reads, enrol_layout, joker_faces, synth, synth_unseen
+from vision import doubtful_reads, enrol_layout, joker_faces, synth, synth_unseen, word_frames
 from vision import reader as reader_module
 from vision.crops import crops
 from vision.enrol_session import Enrolment
@@ -433,3 +433,24 @@ def test_two_touching_tiles_of_an_unseen_deck_are_read_from_their_faces(
     single = _read_scenes(tiles, scenes)
     assert paired.right >= single.right + 8, (paired.to_json(), single.to_json())
     assert paired.spurious <= single.spurious + 1
+
+
+@pytest.mark.parametrize(("game", "print_seed", "word"), [("cards", 26, "X"), ("allin", 22, "R")])
+def test_an_enrolled_decks_spelt_word_index_is_read_in_the_words_frame(
+    game: str, print_seed: int, word: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A deck that spells its joker ("JOKER") or its rune ("RUNE") down the corner: its index
+    is framed in parts, and a part read as the card was a read in no index's frame (the rune's
+    parts, not joined as a joker's are, two spurious reads). Carried along the word and
+    joined (vision.word_frames, reader.ENROLLED_WORDS), the parts read as the card's index."""
+    reader = TableReader(game)  # type: ignore[arg-type]
+    scenes = _one_print_deck(reader, print_seed, range(61017, 61018))
+    assert sum(t.label == word for t in scenes[0].truths) == 2
+    carried = _read_scenes(reader, scenes)
+    monkeypatch.setattr(reader_module, "ENROLLED_WORDS", frozenset())
+    monkeypatch.setattr(word_frames, "REACH", 0.0)
+    parts = _read_scenes(reader, scenes)
+    # Measured: 6 right, none spurious; in parts 4 right with 2 (joker) and 3 (rune) spurious.
+    assert carried.confusions[(word, word)] == 2
+    assert carried.right > parts.right
+    assert carried.spurious < parts.spurious

@@ -1608,7 +1608,9 @@ def short_side(quad: Quad) -> float:
 WORD_LABELS = frozenset({"X"})  # cards whose corner index is a printed word, such as "Joker"
 
 
-def word_parts(quads: list[Quad], labels: list[str], scores: list[float]) -> list[int]:
+def word_parts(
+    quads: list[Quad], labels: list[str], scores: list[float], words: frozenset[str] = WORD_LABELS
+) -> list[int]:
     """Indices of the reads to keep once word indices are joined (:func:`join_words`): a
     word read whose frame holds the centres of two or more other reads framed a stretch of
     table or a card with its indices, not a word (generated scenes: a card-sized "Joker"
@@ -1620,12 +1622,12 @@ def word_parts(quads: list[Quad], labels: list[str], scores: list[float]) -> lis
     scenes (3044 right either way, spurious 26 -> 25)."""
     drop: set[int] = set()
     for w, word in enumerate(labels):
-        if word not in WORD_LABELS:
+        if word not in words:
             continue
         inside = [
             i
             for i, label in enumerate(labels)
-            if label not in WORD_LABELS and _centre_within(quads[i], quads[w])
+            if label not in words and _centre_within(quads[i], quads[w])
         ]
         if len(inside) >= 2:
             drop.add(w)
@@ -1635,7 +1637,7 @@ def word_parts(quads: list[Quad], labels: list[str], scores: list[float]) -> lis
 
 
 def join_words(
-    quads: list[Quad], labels: list[str], scores: list[float]
+    quads: list[Quad], labels: list[str], scores: list[float], words: frozenset[str] = WORD_LABELS
 ) -> tuple[list[int], dict[int, Quad]]:
     """Which reads to keep when reads of a word index overlap, and the new frames: a joker's
     index is a word ("Joker" across the corner, or down it), longer than any frame an index
@@ -1643,14 +1645,14 @@ def join_words(
     the other's centre (:func:`drop_repeats`). Reads of one such label whose frames overlap,
     directly or through others, are one word: the surest stays, framed around them.
     Returns the kept indices, and the new frame of each kept read that was joined."""
-    words = [i for i, label in enumerate(labels) if label in WORD_LABELS]
+    at = [i for i, label in enumerate(labels) if label in words]
     links = (
         (a, b)
-        for a, i in enumerate(words)
-        for b, j in enumerate(words[a + 1 :], a + 1)
+        for a, i in enumerate(at)
+        for b, j in enumerate(at[a + 1 :], a + 1)
         if labels[i] == labels[j] and quad_iou(quads[i], quads[j]) > 0
     )
-    groups = [[words[k] for k in g] for g in linked_groups(len(words), links)]
+    groups = [[at[k] for k in g] for g in linked_groups(len(at), links)]
     dropped: set[int] = set()
     frames: dict[int, Quad] = {}
     for members in groups:
