@@ -28,12 +28,6 @@ INK = 45.0  # a pixel's colour distance from the strip's paper for it to be ink
 INKED_ROW = 0.06  # a row of the strip with at least this share of ink carries the word on
 FULL_ROW = 0.85  # a row with this much ink is the card's edge or the table: the word ends
 GAP = 0.55  # in frame widths: a run of uninked rows this long ends the word
-# A word spelt down a corner is 3.5-3.9 times as long as wide with its sign (the unseen decks'
-# JOKER and RUNE): a frame that long already is the word's, and a run of ink longer than
-# WORD_LONGEST is not a word but a card's pips or a table's grain near the paper's colour (a
-# joker framed whole was carried across its card onto a sandy table, print 6, scene 31 004).
-WORD_SHAPED = 2.5
-WORD_LONGEST = 4.5
 
 
 def strip(image: Image, quad: Quad, reach: float) -> tuple[Image, float]:
@@ -59,10 +53,7 @@ def along_word(image: Image, quad: Quad) -> Quad:
     """``quad`` carried along its up-down axis over the ink that continues it, up to REACH
     frame heights each way: rows of the frame's column with some ink and not solid ink,
     until a gap of uninked rows GAP widths long. The frame keeps its width and way up; a
-    frame with no ink in it, one already WORD_SHAPED, or one whose run would be longer than
-    WORD_LONGEST widths comes back as is."""
-    if _long_for_wide(quad) >= WORD_SHAPED:
-        return quad
+    frame with no ink in it comes back as is."""
     column, per_height = strip(image, quad, REACH)
     lab = cv2.cvtColor(column, cv2.COLOR_BGR2LAB).astype(np.float32)
     first = round(REACH * per_height)
@@ -81,15 +72,7 @@ def along_word(image: Image, quad: Quad) -> Quad:
     q = quad.astype(np.float32)
     step = ((q[3] + q[2]) / 2 - (q[0] + q[1]) / 2) / max(per_height, 1e-6)  # per strip row
     up, on = min(lo - first, 0) * step, max(hi - last, 0) * step
-    carried = np.asarray([q[0] + up, q[1] + up, q[2] + on, q[3] + on], np.float32)
-    return quad if _long_for_wide(carried) > WORD_LONGEST else carried
-
-
-def _long_for_wide(quad: Quad) -> float:
-    q = quad.astype(np.float32)
-    down = (q[3] + q[2]) / 2 - (q[0] + q[1]) / 2
-    across = (q[1] + q[2]) / 2 - (q[0] + q[3]) / 2
-    return float(np.linalg.norm(down)) / max(float(np.linalg.norm(across)), 1e-6)
+    return np.asarray([q[0] + up, q[1] + up, q[2] + on, q[3] + on], np.float32)
 
 
 def _run(share: npt.NDArray[np.float64], at: int, step: int, gap: int) -> int:
