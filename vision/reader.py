@@ -145,10 +145,10 @@ WORD_MIN_CONFIDENCE = 0.9
 # Cards with a deck profile: the cards whose index an enrolled deck may print as a word spelt
 # down the corner, as it may its joker's (the rune card's "RUNE"), besides detect.WORD_LABELS.
 # Their reads' frames are carried along the word (vision.word_frames) and joined as the joker's
-# are. Not without a profile: the trained All In deck prints its rune as an R.
-# Without a profile the trained decks' jokers are joined from their parts alone: carried along
-# their words too, 300 fresh generated standard-deck tables (seeds 22 000 000+) read
-# 1795 / 16 -> 1783 / 28 (right / spurious) and the real training photos 1507 / 64 -> 1503 / 68.
+# are. Without a profile nothing is carried, and the rune is no word (the trained All In deck
+# prints it as an R): carrying the trained decks' joker reads too read 300 fresh generated
+# standard-deck tables (seeds 22 000 000+) 1795 / 16 -> 1783 / 28 (right / spurious) and the
+# real training photos 1507 / 64 -> 1503 / 68.
 ENROLLED_WORDS = frozenset({"R"})
 # Cards: a read whose frame is over CARD_OVERSIZE times as wide (its shorter side) as the
 # median of the photo's reads above the floor frames no index, however sure the model is of

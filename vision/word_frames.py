@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.crops import Image
+from vision.crops import Image, crop, reframed
 
 Quad = npt.NDArray[np.float32]
 
@@ -30,34 +30,20 @@ FULL_ROW = 0.85  # a row with this much ink is the card's edge or the table: the
 GAP = 0.55  # in frame widths: a run of uninked rows this long ends the word
 
 
-def strip(image: Image, quad: Quad, reach: float) -> tuple[Image, float]:
-    """The frame's column, upright, from ``reach`` heights above it to ``reach`` below,
-    ``_PX`` pixels wide, and the strip's rows per frame height."""
-    q = quad.astype(np.float32)
-    down = (q[3] + q[2]) / 2 - (q[0] + q[1]) / 2
-    across = (q[1] + q[2]) / 2 - (q[0] + q[3]) / 2
-    px = _PX / max(float(np.linalg.norm(across)), 1.0)  # strip pixels per image pixel
-    per_height = float(np.linalg.norm(down)) * px
-    rows = max(1, round((1 + 2 * reach) * per_height))
-    left = (q[0] + q[1]) / 2 - reach * down - across / 2  # the column's top left corner
-    src = np.asarray([left, left + across, left + down * (1 + 2 * reach)], np.float32)
-    dst = np.asarray([[0, 0], [_PX, 0], [0, rows]], np.float32)
-    m = cv2.getAffineTransform(src, dst)
-    column = cv2.warpAffine(
-        image, m, (_PX, rows), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
-    )
-    return np.asarray(column, np.uint8), per_height
-
-
 def along_word(image: Image, quad: Quad) -> Quad:
     """``quad`` carried along its up-down axis over the ink that continues it, up to REACH
     frame heights each way: rows of the frame's column with some ink and not solid ink,
     until a gap of uninked rows GAP widths long. The frame keeps its width and way up; a
     frame with no ink in it comes back as is."""
-    column, per_height = strip(image, quad, REACH)
+    width = float(np.linalg.norm((quad[1] + quad[2] - quad[0] - quad[3]) / 2))
+    per_height = float(np.linalg.norm((quad[3] + quad[2] - quad[0] - quad[1]) / 2))
+    per_height *= _PX / max(width, 1.0)  # strip rows per frame height
+    rows = max(1, round((1 + 2 * REACH) * per_height))
+    # The frame's column, upright, from REACH heights above it to REACH below.
+    column = crop(image, reframed(quad, 1.0, 1 + 2 * REACH, 0.0), (_PX, rows))
     lab = cv2.cvtColor(column, cv2.COLOR_BGR2LAB).astype(np.float32)
     first = round(REACH * per_height)
-    last = min(len(lab) - 1, round((REACH + 1) * per_height))
+    last = min(rows - 1, round((REACH + 1) * per_height))
     # The frame's own paper: its letters cover under half of it, while the column beyond it
     # may be mostly table.
     paper = np.median(lab[first : last + 1].reshape(-1, 3), axis=0)
@@ -69,10 +55,9 @@ def along_word(image: Image, quad: Quad) -> Quad:
     gap = max(1, round(GAP * _PX))
     lo = _run(share, first + int(np.argmax(within)), -1, gap)
     hi = _run(share, last - int(np.argmax(within[::-1])), 1, gap)
-    q = quad.astype(np.float32)
-    step = ((q[3] + q[2]) / 2 - (q[0] + q[1]) / 2) / max(per_height, 1e-6)  # per strip row
-    up, on = min(lo - first, 0) * step, max(hi - last, 0) * step
-    return np.asarray([q[0] + up, q[1] + up, q[2] + on, q[3] + on], np.float32)
+    up = min(lo - first, 0) / per_height  # in frame heights: the top moves up (< 0)
+    on = max(hi - last, 0) / per_height  # the bottom moves down
+    return reframed(quad, 1.0, 1 + on - up, (up + on) / 2)
 
 
 def _run(share: npt.NDArray[np.float64], at: int, step: int, gap: int) -> int:
