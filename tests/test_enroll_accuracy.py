@@ -9,7 +9,15 @@ import numpy as np
 import pytest
 
 from host.cli.enroll import deck_order, default_grid
-from vision import doubtful_reads, enrol_layout, joker_faces, synth, synth_unseen, word_frames
+from vision import (
+    detect,
+    doubtful_reads,
+    enrol_layout,
+    joker_faces,
+    synth,
+    synth_unseen,
+    word_frames,
+)
 from vision import reader as reader_module
 from vision.crops import crops
 from vision.enrol_session import Enrolment
@@ -425,8 +433,6 @@ def test_two_touching_tiles_of_an_unseen_deck_are_read_from_their_faces(
     bars, so a tile is proposed by its face alone, and two touching tiles' face was proposed
     as one tile (detect.FACE_PAIR). Development print and seeds, apart from the benchmark's:
     these three scenes read 67 of their tiles with both halves proposed, 55 without."""
-    from vision import detect
-
     scenes = _one_print_deck(tiles, 21, range(62_003, 62_006))
     paired = _read_scenes(tiles, scenes)
     monkeypatch.setattr(detect, "FACE_PAIR", False)
@@ -454,3 +460,49 @@ def test_an_enrolled_decks_spelt_word_index_is_read_in_the_words_frame(
     assert carried.confusions[(word, word)] == 2
     assert carried.right > parts.right
     assert carried.spurious < parts.spurious
+
+
+def test_an_enrolled_decks_index_read_in_two_frames_keeps_the_one_at_index_size(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An unseen deck's JH read in a frame around its J alone, and in the index's own frame:
+    with a profile a read ranks by its nearest enrolled card's similarity, and the J's frame
+    won (the index missed, and a spurious read). Of two reads naming one card about as
+    surely, the one framed at the photo's index size now stays, as without a profile
+    (detect.prefer_typical); with TYPICAL_CLOSE at -inf no two reads are that close."""
+    reader = TableReader("cards")
+    scenes = _one_print_deck(reader, 28, range(61006, 61007))
+    assert sum(t.label == "JH" for t in scenes[0].truths) == 2
+    typical = _read_scenes(reader, scenes)
+    monkeypatch.setattr(detect, "TYPICAL_CLOSE", float("-inf"))
+    surest = _read_scenes(reader, scenes)
+    # Measured: all 9 indices right with 2 spurious reads; without, 8 with 3.
+    assert typical.confusions[("JH", "JH")] == 2
+    assert typical.right > surest.right, (typical.to_json(), surest.to_json())
+    assert typical.spurious < surest.spurious
+
+
+def test_an_enrolled_decks_read_framed_far_wider_than_the_photos_indices_is_dropped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A crop a third of the photo wide, over two cards of an unseen deck, passed the
+    profile's gate and was read as a card: no index is framed three times as wide as the
+    photo's other reads (reader.CARD_OVERSIZE), with a profile as without."""
+    reader = TableReader("cards")
+    scenes = _one_print_deck(reader, 21, range(61015, 61016))
+
+    def widest() -> tuple[Score, float]:
+        objects = reader.read(scenes[0].image).objects
+        widths = [detect.short_side(o.quad) for o in objects]
+        return (
+            score(objects, scenes[0].truths),
+            max(widths) / float(np.median(widths)),
+        )
+
+    sized, sized_widest = widest()
+    monkeypatch.setattr(reader_module, "CARD_OVERSIZE", None)
+    oversized, oversized_widest = widest()
+    assert sized_widest <= 3.0
+    assert oversized_widest > 3.0
+    assert sized.spurious < oversized.spurious
+    assert sized.right == oversized.right

@@ -156,7 +156,10 @@ ENROLLED_WORDS = frozenset({"R"})
 # won the overlap with a real index. Against the median of a photo's other kept reads (600
 # generated tables drawn without the Liberation fonts, and the real training split), right
 # reads were at most 2.52 times as wide and the six over 2.7 times were all spurious. Only
-# where at least CARD_OVERSIZE_AMONG reads give the median. None: off.
+# where at least CARD_OVERSIZE_AMONG reads give the median. None: off. With a profile too (its
+# reads are the ones its gate took for objects): an unseen deck's crop a third of the photo
+# wide, over two cards, passed the gate and was read KC at 0.3. One-print dev decks (prints
+# 21-42, scenes 61 000+20), standard deck 2515 / 108 -> 2515 / 103 of 2649.
 CARD_OVERSIZE: float | None = 3.0
 CARD_OVERSIZE_AMONG = 5
 # A proposal vouched for by its card's other index (card_mates) is kept unless it overlaps a
@@ -665,16 +668,21 @@ class TableReader:
             # deck 606 / 8 -> 610 / 4 (seeds 12 000 000+), 592 / 6 and 638 / 9 either way
             # (12 200 000+, 12 400 000+); All In 623 / 3 and 615 / 1 either way
             # (12 100 000+, 12 300 000+); the real training split 1500 / 75 -> 1505 / 68 of
-            # 1603. Not with a profile, whose ranks are not the model's confidence that
-            # TYPICAL_CLOSE is set on. Either frame holding the other's centre: a 2c read 0.97
-            # in its own frame lost to one twice as tall (seed 12 700 046); fresh tables, 100 a
-            # set, All In 621 / 7 -> 622 / 6 (12 700 000+) and 597 / 1 either way
-            # (12 900 000+), standard deck 607 / 6 and 639 / 9 either way (12 600 000+,
-            # 12 800 000+), the real training split 1505 / 68 -> 1505 / 67.
-            if self.profile is None:
-                rk = detect.prefer_typical(
-                    framed, _sized_alike([reads[keep[j]] for j in among]), rk, either=True
-                )
+            # 1603. Either frame holding the other's centre: a 2c read 0.97 in its own frame
+            # lost to one twice as tall (seed 12 700 046); fresh tables, 100 a set, All In
+            # 621 / 7 -> 622 / 6 (12 700 000+) and 597 / 1 either way (12 900 000+), standard
+            # deck 607 / 6 and 639 / 9 either way (12 600 000+, 12 800 000+), the real
+            # training split 1505 / 68 -> 1505 / 67.
+            # With a profile too, where a rank is the nearest enrolled card's similarity: an
+            # unseen deck's JH read in a frame around its J alone outranked the index's own
+            # frame, read JH as well (a miss and a spurious read). One-print dev decks
+            # (prints 21-42, scenes 61 000+20), right / spurious: standard deck 2515 / 108
+            # -> 2534 / 79 of 2649, All In 2497 / 59 -> 2499 / 55 of 2659; TYPICAL_CLOSE
+            # 0.03 / 0.1 / 0.2 in similarity instead of 0.06 read prints 21-30 alike (1164 /
+            # 1163 / 1162 against 1162 of 1211; All In 1142 / 1139 / 1139 against 1142).
+            rk = detect.prefer_typical(
+                framed, _sized_alike([reads[keep[j]] for j in among]), rk, either=True
+            )
             sub = detect.suppress(
                 framed,
                 rk,
@@ -882,7 +890,7 @@ class TableReader:
         if self.kind == "tiles" and self.profile is not None and self.pool:
             reads = doubtful_reads.agreeing_framings(quads, reads, self.profile.agreeable)
         keep = [i for i, r in enumerate(reads) if r.label != NONE and r.confidence >= floor]
-        if self.kind == "cards" and self.profile is None:
+        if self.kind == "cards":
             keep = _index_sized(quads, keep)
         t3 = time.perf_counter()
         ranks = [self._rank(reads[i]) for i in keep]
