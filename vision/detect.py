@@ -1521,8 +1521,11 @@ def prefer_whole(
     return out
 
 
-TYPICAL_WEIGHT = 1.0  # tiles: rank lost per unit of |log(height / typical height)|
-TYPICAL_CLOSE = 0.06  # tiles: reads of one label this close in confidence are re-ordered
+TYPICAL_WEIGHT = 1.0  # rank lost per unit of |log(height / typical height)|
+# Reads of one label this close in rank are re-ordered: the model's confidence for tiles and
+# for card indices read without a profile; with a deck profile, a card read's rank is its
+# nearest enrolled card's similarity (TableReader._rank), where 0.03-0.2 read alike.
+TYPICAL_CLOSE = 0.06
 
 
 def prefer_typical(
