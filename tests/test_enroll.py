@@ -108,6 +108,20 @@ def test_profiles_are_stored_per_game_and_deck(tmp_path: Path) -> None:
         enroll.DeckProfile.load("fourcolor", "grandma", tmp_path)
 
 
+def test_a_profile_from_before_the_ink_measure_changed_asks_to_enrol_again(
+    tmp_path: Path,
+) -> None:
+    """Version 1 profiles hold ink colours measured another way (enroll.ink_colour): read
+    beside this version's, they would name colours wrong, so loading one says what to do."""
+    prof, _ = enroll.enrol("rummikub", "old", "m1", ["a", "b"], [_faces(2, 0)], enroll.pixel_embed)
+    path = prof.save(tmp_path)
+    meta = json.loads(path.read_text(encoding="utf-8"))
+    assert meta["version"] == enroll.FORMAT_VERSION == 2
+    path.write_text(json.dumps({**meta, "version": 1}), encoding="utf-8")
+    with pytest.raises(enroll.EnrolError, match=r"version 1.*tableref enroll --game rummikub"):
+        enroll.DeckProfile.load("rummikub", "old", tmp_path)
+
+
 def test_grid_cells_keep_the_place_of_a_missing_card() -> None:
     from vision.enrol_layout import grid_cells
 

@@ -269,7 +269,9 @@ def test_a_tiles_framings_name_it_together(tiles: TableReader) -> None:
     """With a profile, overlap resolution keeps the framing most like an enrolled tile; under
     a warm light that framing's nearest example of a teal number can be the charcoal one,
     while the tile's other framings read it right (vision.pooled_reads). Development layout
-    and seeds, apart from the benchmark's: 12 scenes read 281 of 312 pooled, 277 not."""
+    and seeds, apart from the benchmark's: 12 scenes read 281 of 312 pooled, 277 not; since
+    ink colours are measured against the paper's level (enroll.PAPER_LEVEL), which names some
+    of those tiles' colours right in any framing, 301 and 299."""
     profile = _enrol(tiles, layout_seed=11)
     scenes = range(8_600_000, 8_600_012)
     tiles.pool = False
@@ -278,7 +280,7 @@ def test_a_tiles_framings_name_it_together(tiles: TableReader) -> None:
     finally:
         tiles.pool = True
     pooled = _read(tiles, profile, scenes)
-    assert pooled.right >= alone.right + 3, (pooled.to_json(), alone.to_json())
+    assert pooled.right >= alone.right + 2, (pooled.to_json(), alone.to_json())
     assert pooled.spurious <= alone.spurious
 
 
@@ -356,7 +358,8 @@ def test_jokers_the_frames_miss_are_found_by_their_faces(tiles: TableReader) -> 
     Development layout and seeds, apart from the benchmark's (12 scenes of a set where the
     reads of jokers differ: 20 jokers right with it and 13 without, 323 and 316 of 348 tiles,
     3 spurious either way; since a face is also proposed as two touching tiles, 20 and 16,
-    318 and 314 of 335)."""
+    318 and 314 of 335; since ink colours are measured against the paper's level, 20 and 18,
+    319 and 317)."""
     profile = _enrol(tiles, layout_seed=14)
     assert profile.faces is not None
     assert set(profile.face_labels) == set(deck_order("rummikub"))
@@ -371,8 +374,8 @@ def test_jokers_the_frames_miss_are_found_by_their_faces(tiles: TableReader) -> 
             if truth == read and truth[1:] in ("J", "")
         )
 
-    assert jokers_right(faced) >= jokers_right(alone) + 4, (faced.to_json(), alone.to_json())
-    assert faced.right >= alone.right + 4
+    assert jokers_right(faced) >= jokers_right(alone) + 2, (faced.to_json(), alone.to_json())
+    assert faced.right >= alone.right + 2
     assert faced.spurious <= alone.spurious
 
 
@@ -424,6 +427,43 @@ def test_a_coloured_tiles_colour_is_its_inks_not_the_models(
     assert inked_wrong <= modelled_wrong - 3, (inked_wrong, modelled_wrong)
     assert inked.right >= modelled.right + 3, (inked.to_json(), modelled.to_json())
     assert inked.spurious <= modelled.spurious + 2
+
+
+def test_ink_colour_of_a_thin_number_holds_in_dim_tinted_light() -> None:
+    """A crimson 1 is a thin stroke: most of its crop is paper. Its ink colour is coloured
+    enough to be trusted (enroll.INK_CHROMA) in good light and under a dim blue light that
+    leaves a third of the light, and points the same way in both."""
+    from vision.enroll import INK_CHROMA
+
+    bright = np.empty((40, 32, 3), np.float32)
+    bright[:] = (225, 228, 232)  # BGR paper
+    bright[6:34, 14:17] = (60, 20, 200)  # a crimson stroke three pixels wide
+    dim = bright * np.array([0.45, 0.35, 0.3], np.float32)
+    inks = ink_colour(np.stack([bright, dim]).astype(np.uint8))
+    lengths = np.linalg.norm(inks, axis=1)
+    assert (lengths >= INK_CHROMA).all(), inks
+    assert float(inks[0] @ inks[1]) >= 0.9 * lengths[0] * lengths[1], inks
+
+
+def test_coloured_tiles_keep_their_colour_on_a_dim_tinted_table(tiles: TableReader) -> None:
+    """A table under dim blue light (development scene 62 003, apart from the benchmark's):
+    coloured inks measured against a paper scaled to one level, from the darkest share of a
+    crop (enroll.PAPER_LEVEL, INK_SHARE). Before, print 21 read r1, r3, r9 and o4 charcoal and print 26 r3 (25 of the two
+    prints' 32 tiles right); now only print 21's r3 is, and 29 are right."""
+    from vision.labels import tile_number
+
+    total = Score()
+    for print_seed in (21, 26):
+        total.add(_read_scenes(tiles, _one_print_deck(tiles, print_seed, range(62_003, 62_004))))
+    recoloured = {
+        (truth, got): n
+        for (truth, got), n in total.confusions.items()
+        if truth != got
+        and tile_number(truth) is not None
+        and tile_number(truth) == tile_number(got)
+    }
+    assert sum(recoloured.values()) <= 1, recoloured
+    assert total.right >= 28, total.to_json()
 
 
 def test_two_touching_tiles_of_an_unseen_deck_are_read_from_their_faces(
