@@ -253,8 +253,7 @@ def test_tile_clutter_that_copies_a_tile_is_left_out(
     # on the gate alone: agreeing framings (vision.doubtful_reads) read most of those tiles
     # even so, as the near copies make them doubtful (157 / 2 pruned against 156 / 6), and
     # so do the jokers found by their faces (vision.joker_faces: 158 / 2 against 156 / 2).
-    # The gate alone, with neither and without the bar's 6-or-9: 155 / 2 against 151 / 2;
-    # with the tiles' gate lower (enroll.TILE_GATE_POINT 0.55), 154 / 2 against 152 / 2.
+    # The gate alone, with neither and without the bar's 6-or-9: 155 / 2 against 151 / 2.
     monkeypatch.setattr(doubtful_reads, "AGREEING_FRAMINGS", 10**6)
 
     def gate_alone(profile: DeckProfile) -> DeckProfile:
@@ -262,7 +261,7 @@ def test_tile_clutter_that_copies_a_tile_is_left_out(
 
     before = _read(tiles, gate_alone(whole), range(7, 13))
     after = _read(tiles, gate_alone(pruned), range(7, 13))
-    assert after.right >= before.right + 2, (after.to_json(), before.to_json())
+    assert after.right >= before.right + 3, (after.to_json(), before.to_json())
     assert after.spurious <= before.spurious
 
 
@@ -351,9 +350,7 @@ def test_a_6_and_a_9_are_told_apart_by_the_decks_bar(tiles: TableReader) -> None
     assert marked.spurious == alone.spurious
 
 
-def test_jokers_the_frames_miss_are_found_by_their_faces(
-    tiles: TableReader, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_jokers_the_frames_miss_are_found_by_their_faces(tiles: TableReader) -> None:
     """The unseen deck's star jokers lie as near its clutter as their own enrolled crops:
     the gate takes them for nothing, or one star is read as a 4. Their whole faces look like
     no numbered tile; the enrolment keeps every tile's face as thumbnails, and a pale face
@@ -362,11 +359,7 @@ def test_jokers_the_frames_miss_are_found_by_their_faces(
     reads of jokers differ: 20 jokers right with it and 13 without, 323 and 316 of 348 tiles,
     3 spurious either way; since a face is also proposed as two touching tiles, 20 and 16,
     318 and 314 of 335; since ink colours are measured against the paper's level, 20 and 18,
-    319 and 317). Measured with the tiles' gate where it lay then (enroll.TILE_GATE_POINT
-    0.6): at 0.55 the gate itself passes one of those jokers (20 and 19, 320 and 319)."""
-    from vision import enrol_session
-
-    monkeypatch.setattr(enrol_session, "TILE_GATE_POINT", 0.6)
+    319 and 317)."""
     profile = _enrol(tiles, layout_seed=14)
     assert profile.faces is not None
     assert set(profile.face_labels) == set(deck_order("rummikub"))
