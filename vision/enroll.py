@@ -772,15 +772,15 @@ def ink_colour(crops: NDArray[np.uint8]) -> NDArray[np.float32]:
     m = rows * cols
     lightest, darkest = max(1, 2 * m // 5), max(1, int(m * INK_SHARE))
     flat = middle.reshape(n, m, 3)
-    # Partitions, not sorts: only which pixels are among the lightest or darkest matters.
+    # Partitions, not sorts: only which pixels are among the lightest or darkest matters. The
+    # paper's pixels, picked once, give both its grey and (scaled) its colour; the ink's are
+    # picked by lightness, as a red stroke is darker to the eye than its channels' sum says.
     light = np.argpartition(flat.sum(axis=2), m - lightest, axis=1)[:, m - lightest :]
     paper_grey = np.median(np.take_along_axis(flat, light[:, :, None], axis=1), axis=1).mean(1)
     scaled = flat * (PAPER_LEVEL / np.maximum(paper_grey, 8.0))[:, None, None]
     bgr = np.clip(scaled, 0, 255).astype(np.uint8).reshape(n * rows, cols, 3)
     lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).reshape(n, m, 3).astype(np.float32)
-    lightness = lab[:, :, 0]
-    dark = np.argpartition(lightness, darkest - 1, axis=1)[:, :darkest]
-    light = np.argpartition(lightness, m - lightest, axis=1)[:, m - lightest :]
+    dark = np.argpartition(lab[:, :, 0], darkest - 1, axis=1)[:, :darkest]
     ink = np.median(np.take_along_axis(lab[:, :, 1:], dark[:, :, None], axis=1), axis=1)
     paper = np.median(np.take_along_axis(lab[:, :, 1:], light[:, :, None], axis=1), axis=1)
     return np.asarray((ink - paper) / 40.0, np.float32)
