@@ -87,21 +87,21 @@ SHAPE_WEIGHT = 2.25
 # charcoal).
 INK_CHROMA = 0.12
 # Ink colour (:func:`ink_colour`): each crop scaled so its paper's grey is PAPER_LEVEL, and its
-# ink the darkest INK_SHARE of its middle. Under a dim blue light a crimson 1's ink measured
-# 0.05, charcoal's range (its darkest quarter half paper: a 1 is thin), and r1, r3 and o4 on
-# one such table read k1, k3 and k4 (dev scene 62 003). Development seeds apart from the
-# benchmark's, right / spurious, before -> after. One-print decks enrolled once (layout 7):
-# Rummikub prints 21-26, scenes 62 000+10, 1436 / 7 -> 1446 / 7 of 1530; prints 27-32,
-# 62 100+10, 1852 / 15 -> 1855 / 15 of 1962; prints 201-205, 9 700 000+15, 1712 / 27 ->
-# 1730 / 27 of 1850 (the lightest and darkest pixels picked by partitions, not sorts, which
-# split ties another way: 1445, 1857 and 1730). Each tile printed its own way (layouts 11 and 14, 12
-# scenes each): 303 -> 301 of 312 and 318 -> 319 of 335, spurious the same. The darkest tenth
-# read the one-print decks a little better (1446, 1858, 1728) and these worse (298, 317: blue
-# inks drawn apart from the enrolled ones read charcoal); scaled with the darkest quarter 1440,
-# 1847, 1723; the darkest tenth unscaled 1426, 1856, 1707; each channel scaled to the paper's
-# own (white balance) read blue as charcoal (1824 on prints 27-32). Card decks (prints 21-30,
-# scenes 61 000+20, of 1211 and 1215): the standard deck 1163 / 29 either way, All In 1142 / 19
-# -> 1140 / 19 (a Kc washed out by glare read Ac twice more).
+# ink the darkest INK_SHARE of its middle. Under a dim blue light a crimson 1's ink measured 0.05,
+# charcoal's range (its darkest quarter half paper: a 1 is thin), and r1, r3 and o4 on one such
+# table read k1, k3 and k4 (dev scene 62 003). Development seeds apart from the benchmark's, right
+# / spurious, before -> after. One-print decks enrolled once (layout 7): Rummikub prints 21-26,
+# scenes 62 000+10, 1436 / 7 -> 1446 / 7 of 1530; prints 27-32, 62 100+10, 1852 / 15 -> 1855 / 15
+# of 1962; prints 201-205, 9 700 000+15, 1712 / 27 -> 1730 / 27 of 1850 (the pixels picked by
+# partitions, not sorts, and the paper's once for its grey and its colour: 1449, 1853 and 1731).
+# Each tile printed its own way (layouts 11 and 14, 12 scenes each): 303 -> 301 of 312 and 318 ->
+# 319 of 335, spurious the same. The darkest tenth read the one-print decks a little better (1446,
+# 1858, 1728) and these worse (298, 317: blue inks drawn apart from the enrolled ones read
+# charcoal); scaled with the darkest quarter 1440, 1847, 1723; the darkest tenth unscaled 1426,
+# 1856, 1707; each channel scaled to the paper's own (white balance) read blue as charcoal (1824
+# on prints 27-32). Card decks (prints 21-30, scenes 61 000+20, of 1211 and 1215): the standard
+# deck 1163 / 29 either way, All In 1142 / 19 -> 1140 / 19 (a Kc washed out by glare read Ac twice
+# more).
 PAPER_LEVEL = 230.0
 INK_SHARE = 0.15
 
