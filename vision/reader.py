@@ -21,6 +21,7 @@ from vision import (
     card_pips,
     detect,
     doubtful_reads,
+    glare_look,
     joker_faces,
     pooled_reads,
     tile_rows,
@@ -322,6 +323,7 @@ class TableReader:
         reframes: tuple[tuple[float, float, float], ...] | None = None,
         verify: tuple[float, ...] | None = None,
         fine: bool | None = None,
+        glare: bool | None = None,
         mates: bool | None = None,
         pips: bool | None = None,
         tile_sizes: bool | None = None,
@@ -349,6 +351,7 @@ class TableReader:
         self.reframes = (CARD_REFRAMES if cards else ()) if reframes is None else reframes
         self.verify = (CARD_VERIFY if cards else ()) if verify is None else verify
         self.fine = cards if fine is None else fine
+        self.glare = cards if glare is None else glare  # glare_look: washed-out indices
         self.mates = cards if mates is None else mates  # card_mates.vouch
         self.pips = game == "cards" if pips is None else pips  # card_pips: standard deck
         # tile_size: a tile framed far smaller than its neighbours takes their size.
@@ -508,6 +511,36 @@ class TableReader:
         spent["detect"] = t1 - t0
         spent["crop"] = time.perf_counter() - t1
         return [*quads, *new], [*reads, *self._recognise(batch)]
+
+    def _look_in_glare(
+        self,
+        image: Image,
+        quads: list[npt.NDArray[np.float32]],
+        reads: list[Read],
+        spent: dict[str, float],
+    ) -> tuple[list[npt.NDArray[np.float32]], list[Read]]:
+        """Cards: the proposals on paper clipped by glare, found at the photo's own size
+        (:func:`glare_look.proposals`), that repeat none of ``quads``, read and added; with a
+        profile their reads rank under every other read where they overlap (a pale index is
+        read less surely than one framed in the first look). ``spent`` gets the seconds
+        their detection and cropping took."""
+        t0 = time.perf_counter()
+        widths = [
+            detect.short_side(q) for q, r in zip(quads, reads, strict=True) if r.label != NONE
+        ]
+        more = glare_look.proposals(image, widths)
+        if not more:
+            spent["detect"] += time.perf_counter() - t0
+            return quads, reads
+        new = detect.distinct([*quads, *more], start=len(quads))[len(quads) :]
+        t1 = time.perf_counter()
+        batch = crops(image, new, self.recogniser.spec.crop)
+        spent["detect"] += t1 - t0
+        spent["crop"] += time.perf_counter() - t1
+        extra = self._recognise(batch)
+        if self.profile is not None:
+            extra = [r if r.label == NONE else replace(r, overlap_rank=-1.0) for r in extra]
+        return [*quads, *new], [*reads, *extra]
 
     def _in_row_gaps(
         self, image: Image, objects: list[Found], spent: dict[str, float]
@@ -883,6 +916,8 @@ class TableReader:
         # stages rather than to the stage whose window they ran in.
         spent = {"detect": 0.0, "crop": 0.0, "row_crop": 0.0, "row_recognise": 0.0}
         quads, reads = self._look_finer(image, quads, reads, spent)
+        if self.kind == "cards" and self.glare:
+            quads, reads = self._look_in_glare(image, quads, reads, spent)
         if self.kind == "cards" and self.profile is None and self.reframes:
             quads, reads = self._reframe(image, quads, reads)
         if self.kind == "tiles" and self.profile is None and TILE_LOOKS:

@@ -1,0 +1,61 @@
+"""Card indices washed out by glare, looked for once more at the photo's own size.
+
+Card detection runs on the photo shrunk to :data:`vision.detect.CARD_WORK_SIDE`. Where glare
+clips a card's paper to white its print is pale (an ink score of 30-40 over the paper at the
+photo's own size, 60 and more elsewhere), and shrinking plus the speckle filter wipe out its
+thin strokes: such an index is never proposed. On one-print development decks enrolled once
+(prints 21-30, scenes 61 000+20) that was the largest cause of a missed card: 26 of the
+standard deck's 49 misses (10C, 2H, KS, JC under a bright spot), 22 of All In's 75.
+
+So a photo larger than the working size (:data:`LARGER_THAN`) with paper clipped to white
+(:data:`CLIPPED_LEAST` pixels or more at :data:`vision.detect.CLIPPED_PAPER`) is looked at
+again at its own size, and the proposals found there about as wide as the indices read so far
+(:data:`SIZES`) are added, after every other. The whole photo, not only the clipped paper and
+what lies within an index of it: on these decks a pale card's face has a few clipped pixels
+wherever it lies, and the two read alike (standard deck 1174 / 38 right / spurious either way,
+All In 1156 / 20 whole, 1153 / 20 near the clipped paper). Smaller photos were seen at their
+own size already (the real photos of ``../shared/datasets`` are 640 pixels: none is looked at
+again).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision import detect
+
+Quad = npt.NDArray[np.float32]
+LARGER_THAN = 1.2  # times CARD_WORK_SIDE: a photo within this was looked at near its own size
+CLIPPED_LEAST = 400  # pixels of clipped paper at the photo's own size
+# Of the median width (short side) of the indices read so far: on development decks
+# (prints 21-30, scenes 61 000+20, right / spurious) any size 1174 / 45 of 1211, within
+# 0.7-1.4 1174 / 38 (the rest were court art's stripes read as a 10, framed twice as wide).
+SIZES = (0.7, 1.4)
+
+
+def looked_at_again(image: npt.NDArray[Any]) -> bool:
+    """Whether ``image`` is larger than the working size and has paper clipped to white."""
+    if max(image.shape[:2]) <= LARGER_THAN * detect.CARD_WORK_SIDE:
+        return False
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    _, clip = cv2.threshold(grey, detect.CLIPPED_PAPER - 1, 255, cv2.THRESH_BINARY)
+    return cv2.countNonZero(clip) >= CLIPPED_LEAST
+
+
+def proposals(image: npt.NDArray[Any], widths: Sequence[float]) -> list[Quad]:
+    """Index proposals found at the photo's own size, likeliest first; ``widths``: the
+    short sides of the indices read so far (none: any size is kept). Empty where the photo is
+    not looked at again (:func:`looked_at_again`)."""
+    if not looked_at_again(image):
+        return []
+    out = detect.card_candidates(image, work_side=max(image.shape[:2]))
+    if widths:
+        typical = float(np.median(widths))
+        lo, hi = SIZES[0] * typical, SIZES[1] * typical
+        out = [q for q in out if lo <= detect.short_side(q) <= hi]
+    return out
