@@ -650,6 +650,7 @@ def card_candidates(
     texture: bool = True,
     clipped: bool = True,
     bare: bool = True,
+    finest_only: bool = False,
 ) -> list[Quad]:
     """Oriented quads where a corner index (rank over suit) may be.
 
@@ -668,8 +669,10 @@ def card_candidates(
     ``clipped``: faint print on paper clipped to white too (:data:`CLIPPED_PAPER`).
     ``bare``: where the cap binds, half of it for proposals on bare ground
     (:data:`BARE_WEIGHT`).
-    Training leaves all eight out, as the shipped models learnt without them. (The reader may
-    look for small indices once more: :func:`fine_card_quads`.)
+    Training leaves these eight out, as the shipped models learnt without them. (The reader
+    may look for small indices once more: :func:`fine_card_quads`.)
+    ``finest_only``: only the finest stroke's dark and coloured print, as
+    :mod:`vision.glare_look` looks at a photo again (the rest was looked at already).
     """
     side = work_side or CARD_WORK_SIDE
     f = min(1.0, side / max(image.shape[:2]))
@@ -689,8 +692,11 @@ def card_candidates(
     small = cv2.medianBlur(small, 3)
     # Dark and colourful print at three stroke sizes (a close-up's filled suit is wider than
     # 23 px and left only its outline), light print (dark-faced decks) at two.
-    masks = card_ink_masks(small, (odd(9), odd(23), odd(45)), FAINT, washed, clipped)
-    masks += bright_masks(small, (odd(9), odd(23)), faint_light)
+    if finest_only:
+        masks = card_ink_masks(small, (odd(9),), FAINT, washed, clipped)
+    else:
+        masks = card_ink_masks(small, (odd(9), odd(23), odd(45)), FAINT, washed, clipped)
+        masks += bright_masks(small, (odd(9), odd(23)), faint_light)
     found = [
         _card_quads(
             _card_units(glyphs(mask, 4 * z, 110 * z, nested=inside, texture=texture), apart),
