@@ -496,49 +496,54 @@ class TableReader:
         reads: list[Read],
         spent: dict[str, float],
     ) -> tuple[list[npt.NDArray[np.float32]], list[Read]]:
-        """Cards, where the first reads are small (:meth:`_small_indices`; unless ``fine`` is
-        off): the small indices' proposals (:func:`detect.fine_card_quads`) that repeat none
-        of ``quads``, read and added; ``spent`` gets the seconds their detection and cropping
-        took. Otherwise ``quads`` and ``reads`` as they are."""
-        if not (self.kind == "cards" and self.fine and self._small_indices(image, quads, reads)):
+        """Cards: two more looks for indices the first proposals missed, each adding the
+        proposals that repeat none of those before, read. Where the first reads are small
+        (:meth:`_small_indices`; unless ``fine`` is off), the small indices' proposals
+        (:func:`detect.fine_card_quads`); where glare clipped the paper of a photo larger than
+        the working size (unless ``glare`` is off), the proposals found at its own size
+        (:func:`glare_look.proposals`), whose reads with a profile rank under every other
+        read where they overlap (a pale index is read less surely than one framed in the
+        first look). ``spent`` gets the seconds their detection and cropping took. Tiles:
+        ``quads`` and ``reads`` as they are."""
+        if self.kind != "cards":
             return quads, reads
-        t0 = time.perf_counter()
-        more = detect.fine_card_quads(image)
-        new = detect.distinct([*quads, *more], start=len(quads))[len(quads) :]
-        new = new[: detect.FINE_CAP]
-        t1 = time.perf_counter()
-        batch = crops(image, new, self.recogniser.spec.crop)
-        spent["detect"] = t1 - t0
-        spent["crop"] = time.perf_counter() - t1
-        return [*quads, *new], [*reads, *self._recognise(batch)]
+        if self.fine and self._small_indices(image, quads, reads):
+            t0 = time.perf_counter()
+            more = detect.fine_card_quads(image)
+            quads, reads = self._read_more(image, quads, reads, more, t0, spent, detect.FINE_CAP)
+        if self.glare:
+            t0 = time.perf_counter()
+            widths = [
+                detect.short_side(q) for q, r in zip(quads, reads, strict=True) if r.label != NONE
+            ]
+            more = glare_look.proposals(image, widths)
+            quads, reads = self._read_more(
+                image, quads, reads, more, t0, spent, last=self.profile is not None
+            )
+        return quads, reads
 
-    def _look_in_glare(
+    def _read_more(
         self,
         image: Image,
         quads: list[npt.NDArray[np.float32]],
         reads: list[Read],
+        more: list[npt.NDArray[np.float32]],
+        since: float,
         spent: dict[str, float],
+        cap: int | None = None,
+        last: bool = False,
     ) -> tuple[list[npt.NDArray[np.float32]], list[Read]]:
-        """Cards: the proposals on paper clipped by glare, found at the photo's own size
-        (:func:`glare_look.proposals`), that repeat none of ``quads``, read and added; with a
-        profile their reads rank under every other read where they overlap (a pale index is
-        read less surely than one framed in the first look). ``spent`` gets the seconds
-        their detection and cropping took."""
-        t0 = time.perf_counter()
-        widths = [
-            detect.short_side(q) for q, r in zip(quads, reads, strict=True) if r.label != NONE
-        ]
-        more = glare_look.proposals(image, widths)
-        if not more:
-            spent["detect"] += time.perf_counter() - t0
-            return quads, reads
-        new = detect.distinct([*quads, *more], start=len(quads))[len(quads) :]
+        """``quads`` and ``reads`` with the proposals ``more`` that repeat none of them (at most
+        ``cap``) and their reads added; ``last``: those reads rank under every other where
+        they overlap. ``spent`` gets the seconds since ``since`` (finding ``more``) and
+        those the cropping took."""
+        new = detect.distinct([*quads, *more], start=len(quads))[len(quads) :][:cap]
         t1 = time.perf_counter()
         batch = crops(image, new, self.recogniser.spec.crop)
-        spent["detect"] += t1 - t0
-        spent["crop"] += time.perf_counter() - t1
-        extra = self._recognise(batch)
-        if self.profile is not None:
+        spent["detect"] = spent.get("detect", 0.0) + t1 - since
+        spent["crop"] = spent.get("crop", 0.0) + time.perf_counter() - t1
+        extra = self._recognise(batch) if new else []
+        if last:
             extra = [r if r.label == NONE else replace(r, overlap_rank=-1.0) for r in extra]
         return [*quads, *new], [*reads, *extra]
 
@@ -916,8 +921,6 @@ class TableReader:
         # stages rather than to the stage whose window they ran in.
         spent = {"detect": 0.0, "crop": 0.0, "row_crop": 0.0, "row_recognise": 0.0}
         quads, reads = self._look_finer(image, quads, reads, spent)
-        if self.kind == "cards" and self.glare:
-            quads, reads = self._look_in_glare(image, quads, reads, spent)
         if self.kind == "cards" and self.profile is None and self.reframes:
             quads, reads = self._reframe(image, quads, reads)
         if self.kind == "tiles" and self.profile is None and TILE_LOOKS:
