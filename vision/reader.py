@@ -501,10 +501,8 @@ class TableReader:
         (:meth:`_small_indices`; unless ``fine`` is off), the small indices' proposals
         (:func:`detect.fine_card_quads`); where glare clipped the paper of a photo larger than
         the working size (unless ``glare`` is off), the proposals found at its own size
-        (:func:`glare_look.proposals`), whose reads with a profile rank under every other
-        read where they overlap (a pale index is read less surely than one framed in the
-        first look). ``spent`` gets the seconds their detection and cropping took. Tiles:
-        ``quads`` and ``reads`` as they are."""
+        (:func:`glare_look.proposals`). ``spent`` gets the seconds their detection and
+        cropping took. Tiles: ``quads`` and ``reads`` as they are."""
         if self.kind != "cards":
             return quads, reads
         if self.fine and self._small_indices(image, quads, reads):
@@ -517,9 +515,7 @@ class TableReader:
                 detect.short_side(q) for q, r in zip(quads, reads, strict=True) if r.label != NONE
             ]
             more = glare_look.proposals(image, widths)
-            quads, reads = self._read_more(
-                image, quads, reads, more, t0, spent, last=self.profile is not None
-            )
+            quads, reads = self._read_more(image, quads, reads, more, t0, spent)
         return quads, reads
 
     def _read_more(
@@ -531,21 +527,16 @@ class TableReader:
         since: float,
         spent: dict[str, float],
         cap: int | None = None,
-        last: bool = False,
     ) -> tuple[list[npt.NDArray[np.float32]], list[Read]]:
         """``quads`` and ``reads`` with the proposals ``more`` that repeat none of them (at most
-        ``cap``) and their reads added; ``last``: those reads rank under every other where
-        they overlap. ``spent`` gets the seconds since ``since`` (finding ``more``) and
-        those the cropping took."""
+        ``cap``) and their reads added. ``spent`` gets the seconds since ``since`` (finding
+        ``more``) and those the cropping took."""
         new = detect.distinct([*quads, *more], start=len(quads))[len(quads) :][:cap]
         t1 = time.perf_counter()
         batch = crops(image, new, self.recogniser.spec.crop)
         spent["detect"] = spent.get("detect", 0.0) + t1 - since
         spent["crop"] = spent.get("crop", 0.0) + time.perf_counter() - t1
-        extra = self._recognise(batch) if new else []
-        if last:
-            extra = [r if r.label == NONE else replace(r, overlap_rank=-1.0) for r in extra]
-        return [*quads, *new], [*reads, *extra]
+        return [*quads, *new], [*reads, *(self._recognise(batch) if new else [])]
 
     def _in_row_gaps(
         self, image: Image, objects: list[Found], spent: dict[str, float]
