@@ -165,3 +165,46 @@ def test_a_face_is_read_only_by_a_frame_about_its_size() -> None:
     assert same_object(face, half)
     assert not joker_faces._read_at(face, [half])
     assert joker_faces._read_at(face, [face + 3.0])
+
+
+def test_a_joker_found_by_its_face_takes_the_name_of_a_joker_read_on_it() -> None:
+    face = np.array([[0, 0], [40, 0], [40, 56], [0, 56]], np.float32)
+    elsewhere = face + np.array([100, 0], np.float32)
+    found = [("J", 0.49, [("J", 0.49), ("MJ", 0.3)], face), ("DJ", 0.8, [("DJ", 0.8)], elsewhere)]
+    reads = [
+        ("k7", 0.9, [("k7", 0.9)], face * 0.5),  # a number on the face: not a joker's name
+        ("MJ", 0.58, [("MJ", 0.58), ("k12", 0.41)], face * 0.9 + 2),
+        ("MJ", 0.4, [("MJ", 0.4)], face * 0.8 + 4),
+        ("CJ", 0.99, [("CJ", 0.99)], elsewhere + 200),  # on no face
+    ]
+    named = joker_faces.named_by_reads(found, reads)
+    assert [(label, p) for label, p, _, _ in named] == [("MJ", 0.58), ("DJ", 0.8)]
+    assert named[0][2] == [("MJ", 0.58), ("k12", 0.41)]
+    assert all(np.array_equal(n[3], f[3]) for n, f in zip(named, found, strict=True))
+
+
+def test_an_enrolled_mirror_joker_is_not_renamed_by_its_face(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A one-print tile deck enrolled once (development print 24, layout 7), read on a
+    development table where the recogniser reads the mirror joker right and its face's
+    thumbnail lies nearer the classic joker's."""
+    from vision.enrol_session import Enrolment
+    from vision.reader import TableReader
+
+    reader = TableReader("rummikub")
+    cols, rows = default_grid(len(ORDER))
+    deck = synth_unseen.deck_print(24)
+    layout = synth_unseen.layout_scene("rummikub", ORDER, cols, np.random.default_rng(7), deck=deck)
+    session = Enrolment(reader, "test", ORDER, cols, rows)
+    session.capture(1, layout.image)
+    reader.use_deck(session.profile())
+    scene = synth_unseen.scene("rummikub", np.random.default_rng(62_006), deck=deck)
+    (mirror,) = [t.quad for t in scene.truths if t.label == "MJ"]
+
+    def read_there() -> list[str]:
+        return [o.label for o in reader.read(scene.image).objects if same_object(o.quad, mirror)]
+
+    assert read_there() == ["MJ"]
+    monkeypatch.setattr(joker_faces, "named_by_reads", lambda found, reads: found)
+    assert read_there() == ["J"]
