@@ -114,31 +114,6 @@ def jokers(
     return out
 
 
-def named_by_reads(
-    found: Sequence[tuple[str, float, list[tuple[str, float]], Quad]],
-    reads: Sequence[tuple[str, float, list[tuple[str, float]], Quad]],
-) -> list[tuple[str, float, list[tuple[str, float]], Quad]]:
-    """``found`` (jokers read from their faces), each named as the surest joker read on its
-    face (``reads``: label, confidence, alternatives, frame) where there is one.
-
-    A face says well that a tile is a joker, less well which: its thumbnail is small and
-    colour-blind to strokes, and a mirror joker's two facing triangles lie as near the classic
-    joker's star there (dev print 24, scene 62 006: read MJ at 0.58 by the recogniser, then J
-    at 0.49 by its face). The recogniser's read, with the profile's shape features, tells the
-    jokers apart. One-print dev decks enrolled once (right / spurious, without -> with):
-    prints 21-26, scenes 62 000+10, 1449 / 6 -> 1454 / 6 of 1530 (MJ read J 9 -> 4); prints
-    27-32 (62 100+10) 1853 / 15 and 201-205 (9 700 000+15) 1731 / 27 either way; each tile
-    printed its own way, layouts 12 and 13 (8 600 000+15): 377 / 3 either way, 367 -> 368 / 5
-    of 389."""
-    out = []
-    for label, p, alts, quad in found:
-        on = [r for r in reads if is_joker(r[0]) and within(r[3], quad)]
-        if on:
-            label, p, alts, _ = max(on, key=lambda r: r[1])
-        out.append((label, p, alts, quad))
-    return out
-
-
 def tile_sized(faces: Sequence[Quad], read: Sequence[Quad]) -> list[Quad]:
     """The ``faces`` about as large as the tiles ``read`` (:data:`FACE_SIZES`); all of them
     where fewer than :data:`FACE_SIZE_READS` tiles were read (nothing to measure by)."""

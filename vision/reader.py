@@ -960,9 +960,6 @@ class TableReader:
                 image, [o.quad for o in objects], self.profile.faces, self.profile.face_labels
             )
             faces = [quad for *_, quad in found]
-            found = joker_faces.named_by_reads(
-                found, [(o.label, o.confidence, o.alternatives, o.quad) for o in objects]
-            )
             objects = [o for o in objects if not any(joker_faces.within(o.quad, f) for f in faces)]
             objects += [Found(label, p, quad, alts) for label, p, alts, quad in found]
         if self.kind == "tiles" and self.tile_sizes:
