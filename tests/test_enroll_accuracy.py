@@ -153,7 +153,9 @@ def test_the_enrolment_calibrates_the_object_gate_on_the_deck(
     calibrated.object_threshold += 2.0  # beyond any difference of two cosines
     above = _read(reader, calibrated)
     assert above.reads == above.right and above.reads < a.reads // 4, above.to_json()
-    monkeypatch.setattr(reader_module, "model_vouches", lambda probs, w: np.zeros(len(probs), bool))
+    monkeypatch.setattr(
+        reader_module, "model_vouches", lambda probs, w, names=(): np.zeros(len(probs), bool)
+    )
     assert _read(reader, calibrated).reads == 0
 
 

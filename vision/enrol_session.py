@@ -365,7 +365,7 @@ class Enrolment:
         )
         weight = model_weight(accuracy)
         # As a read does: the model's own sure read passes the gate.
-        vouched = model_vouches(every, weight)
+        vouched = model_vouches(every, weight, names)
         self.doubtful = doubtful_cards(emb, labels, groups, every[:, -1], threshold, vouched)
         return DeckProfile(
             self.reader.game,
