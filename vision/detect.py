@@ -447,14 +447,19 @@ def card_ink_masks(
     return masks
 
 
+def clipped_pixels(grey: npt.NDArray[Any]) -> int:
+    """How many pixels of ``grey`` are paper clipped to white (:data:`CLIPPED_PAPER` or more)."""
+    _, clip = cv2.threshold(grey, CLIPPED_PAPER - 1, 255, cv2.THRESH_BINARY)
+    return int(cv2.countNonZero(clip))
+
+
 def _on_clipped_paper(
     grey: npt.NDArray[Any], score: npt.NDArray[Any], mask: npt.NDArray[Any], k: npt.NDArray[Any]
 ) -> npt.NDArray[Any] | None:
     """``mask`` with the ink at :data:`WASHED_INK` or more on paper clipped to white
     (:data:`CLIPPED_PAPER`) added, or None where that adds nothing (most photos: no pixel is
     clipped, and the closing is not computed)."""
-    _, clip = cv2.threshold(grey, CLIPPED_PAPER - 1, 255, cv2.THRESH_BINARY)
-    if cv2.countNonZero(clip) == 0:
+    if clipped_pixels(grey) == 0:
         return None
     paper = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, k)
     _, low = cv2.threshold(score, WASHED_INK, 255, cv2.THRESH_BINARY)

@@ -51,9 +51,7 @@ def looked_at_again(image: npt.NDArray[Any]) -> bool:
     """Whether ``image`` is larger than the working size and has paper clipped to white."""
     if max(image.shape[:2]) <= LARGER_THAN * detect.CARD_WORK_SIDE:
         return False
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    _, clip = cv2.threshold(grey, detect.CLIPPED_PAPER - 1, 255, cv2.THRESH_BINARY)
-    return cv2.countNonZero(clip) >= CLIPPED_LEAST
+    return detect.clipped_pixels(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)) >= CLIPPED_LEAST
 
 
 def proposals(image: npt.NDArray[Any], widths: Sequence[float]) -> list[Quad]:
