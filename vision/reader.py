@@ -75,9 +75,9 @@ def model_vouches(
     ``names``, naming a word index (:data:`WORDS_VOUCHED`)."""
     sure = (probs[:, :-1].max(axis=1) >= MODEL_SURE) & (probs[:, -1] <= MODEL_SURE_NONE)
     reads = np.full(len(probs), weight > 0)
-    if names and WORDS_VOUCHED and len(probs):
-        top = probs[:, :-1].argmax(axis=1)
-        reads = reads | np.array([names[int(i)] in detect.WORD_LABELS for i in top])
+    if names and WORDS_VOUCHED:
+        word = np.array([n in detect.WORD_LABELS for n in names[:-1]], bool)
+        reads |= word[probs[:, :-1].argmax(axis=1)]
     return np.asarray(sure & reads, bool)
 
 
