@@ -86,6 +86,16 @@ REFRAME_NONE_BELOW = 0.15  # cards: a doubtful read (under REFRAME_BELOW) with a
 # below this is reframed
 # Cards: every read about to be kept is read again in these frames (scale about its centre).
 CARD_VERIFY = (1.3, 0.8)
+# With a profile, of overlapping reads the one most like an enrolled card (its similarity to
+# the nearest) is kept, plus this much of how surely the profile names it: a frame shifted
+# onto a neighbour or a card's edge can lie a hundredth nearer some enrolled card while it
+# names none surely (dev print 28, scene 61 008: 5D at 0.38, similarity 0.974, beat 5C at
+# 0.97, 0.969). One-print dev decks enrolled once from layout 7, right / spurious, 0 -> 0.15:
+# standard deck prints 21-30 (scenes 61 000+20) 1177 / 36 -> 1180 / 38 of 1211, prints 31-40
+# (61 200+20) 1286 / 35 -> 1296 / 27 of 1355; All In prints 21-30 1159 / 18 -> 1162 / 15 of
+# 1215; Rummikub prints 21-26 (62 000+10) 1443 / 5 either way. On prints 21-30, 0.05 read
+# 1177 / 39, 0.3 1180 / 40 and 0.6 1181 / 39.
+RANK_NAMED = 0.15
 # Cards: overlap resolution and verification alternate at most this often (a read that
 # verification takes back frees the reads it suppressed; see TableReader._resolve_cards).
 # Resolution also runs again on the verified ranks until every read it keeps is verified: a
@@ -889,8 +899,9 @@ class TableReader:
         if read.overlap_rank is not None:
             # The best-framed of overlapping proposals: with clutter examples, the one most
             # like an enrolled card (measured: names more of the found cards right than the
-            # softmax confidence); without, the one the model is surest of.
-            return read.overlap_rank
+            # softmax confidence), a surer name counting a little (RANK_NAMED); without, the
+            # one the model is surest of.
+            return read.overlap_rank + RANK_NAMED * read.confidence
         return read.confidence * (1.0 - read.p_none)
 
     def _turned_twins(
