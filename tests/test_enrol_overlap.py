@@ -3,9 +3,9 @@ enrolled card, a surer name counting a little (``reader.RANK_NAMED``)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
+from tests.enrol_helpers import one_print_deck
 from vision import reader as reader_module
 from vision.matching import same_object
 from vision.reader import TableReader
@@ -34,19 +34,8 @@ def test_an_enrolled_decks_card_is_not_lost_to_a_frame_shifted_off_it(
 ) -> None:
     """The table-level case: a one-print deck (development print 28) enrolled once from its
     layout photo, the 5C of development table 61 008 read right only with RANK_NAMED."""
-    from host.cli.enroll import deck_order, default_grid
-    from vision import synth_unseen
-    from vision.enrol_session import Enrolment
-
     table_reader = TableReader("cards")
-    order = deck_order("cards")
-    cols, rows = default_grid(len(order))
-    deck = synth_unseen.deck_print(28)
-    layout = synth_unseen.layout_scene("cards", order, cols, np.random.default_rng(7), deck=deck)
-    session = Enrolment(table_reader, "test", order, cols, rows)
-    session.capture(1, layout.image)
-    table_reader.use_deck(session.profile(partial=True))
-    scene = synth_unseen.scene("cards", np.random.default_rng(61_008), deck=deck)
+    (scene,) = one_print_deck(table_reader, 28, range(61_008, 61_009))
     # The scene holds a second 5C (another card's corner), read right either way.
     (five,) = [t.quad for t in scene.truths if t.label == "5C" and t.quad[:, 0].mean() > 500]
 

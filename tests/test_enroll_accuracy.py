@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from host.cli.enroll import deck_order, default_grid
+from tests.enrol_helpers import one_print_deck
 from vision import (
     detect,
     doubtful_reads,
@@ -47,23 +48,6 @@ def _read(reader: TableReader, profile: DeckProfile, scenes: range = SCENES) -> 
         scene = synth_unseen.scene(reader.game, np.random.default_rng(seed))
         total.add(score(reader.read(scene.image).objects, scene.truths))
     return total
-
-
-def _one_print_deck(reader: TableReader, print_seed: int, seeds: range) -> list[synth.Scene]:
-    """A deck in the unseen style printed one way throughout (as a bought deck is), enrolled
-    from one layout photo into ``reader``, and its table scenes from ``seeds``."""
-    order = deck_order(reader.game)
-    cols, rows = default_grid(len(order))
-    deck = synth_unseen.deck_print(print_seed)
-    layout = synth_unseen.layout_scene(
-        reader.game, order, cols, np.random.default_rng(7), deck=deck
-    )
-    session = Enrolment(reader, "test", order, cols, rows)
-    session.capture(1, layout.image)
-    reader.use_deck(session.profile())
-    return [
-        synth_unseen.scene(reader.game, np.random.default_rng(seed), deck=deck) for seed in seeds
-    ]
 
 
 def _read_scenes(reader: TableReader, scenes: list[synth.Scene]) -> Score:
@@ -411,7 +395,7 @@ def test_a_coloured_tiles_colour_is_its_inks_not_the_models(
     from vision import enroll
     from vision.labels import tile_number
 
-    scenes = _one_print_deck(tiles, 23, range(61_000, 61_012))
+    scenes = one_print_deck(tiles, 23, range(61_000, 61_012))
 
     def read() -> tuple[Score, int]:
         total = _read_scenes(tiles, scenes)
@@ -458,7 +442,7 @@ def test_coloured_tiles_keep_their_colour_on_a_dim_tinted_table(tiles: TableRead
 
     total = Score()
     for print_seed in (21, 26):
-        total.add(_read_scenes(tiles, _one_print_deck(tiles, print_seed, range(62_003, 62_004))))
+        total.add(_read_scenes(tiles, one_print_deck(tiles, print_seed, range(62_003, 62_004))))
     recoloured = {
         (truth, got): n
         for (truth, got), n in total.confusions.items()
@@ -477,7 +461,7 @@ def test_two_touching_tiles_of_an_unseen_deck_are_read_from_their_faces(
     bars, so a tile is proposed by its face alone, and two touching tiles' face was proposed
     as one tile (detect.FACE_PAIR). Development print and seeds, apart from the benchmark's:
     these three scenes read 67 of their tiles with both halves proposed, 55 without."""
-    scenes = _one_print_deck(tiles, 21, range(62_003, 62_006))
+    scenes = one_print_deck(tiles, 21, range(62_003, 62_006))
     paired = _read_scenes(tiles, scenes)
     monkeypatch.setattr(detect, "FACE_PAIR", False)
     single = _read_scenes(tiles, scenes)
@@ -494,7 +478,7 @@ def test_an_enrolled_decks_spelt_word_index_is_read_in_the_words_frame(
     parts, not joined as a joker's are, two spurious reads). Carried along the word and
     joined (vision.word_frames, reader.ENROLLED_WORDS), the parts read as the card's index."""
     reader = TableReader(game)  # type: ignore[arg-type]
-    scenes = _one_print_deck(reader, print_seed, range(61017, 61018))
+    scenes = one_print_deck(reader, print_seed, range(61017, 61018))
     assert sum(t.label == word for t in scenes[0].truths) == 2
     carried = _read_scenes(reader, scenes)
     monkeypatch.setattr(reader_module, "ENROLLED_WORDS", frozenset())
@@ -515,7 +499,7 @@ def test_an_enrolled_decks_index_read_in_two_frames_keeps_the_one_at_index_size(
     surely, the one framed at the photo's index size now stays, as without a profile
     (detect.prefer_typical); with TYPICAL_CLOSE at -inf no two reads are that close."""
     reader = TableReader("cards")
-    scenes = _one_print_deck(reader, 28, range(61006, 61007))
+    scenes = one_print_deck(reader, 28, range(61006, 61007))
     assert sum(t.label == "JH" for t in scenes[0].truths) == 2
     typical = _read_scenes(reader, scenes)
     monkeypatch.setattr(detect, "TYPICAL_CLOSE", float("-inf"))
@@ -536,7 +520,7 @@ def test_an_enrolled_decks_read_framed_far_wider_than_the_photos_indices_is_drop
     CPUs, so the crop is added to the proposals and read as a sure KC that outranks any real
     read; the rest is the enrolled deck's own reading."""
     reader = TableReader("cards")
-    (scene,) = _one_print_deck(reader, 21, range(61015, 61016))
+    (scene,) = one_print_deck(reader, 21, range(61015, 61016))
     h, w = scene.image.shape[:2]
     wide = detect.rect_quad(np.array([w / 2, h / 2], np.float32), w / 3, h / 2, 90.0)
     first_proposals = reader_module.first_proposals
