@@ -93,8 +93,10 @@ CARD_VERIFY = (1.3, 0.8)
 # 0.97, 0.969). One-print dev decks enrolled once from layout 7, right / spurious, 0 -> 0.15:
 # standard deck prints 21-30 (scenes 61 000+20) 1177 / 36 -> 1180 / 38 of 1211, prints 31-40
 # (61 200+20) 1286 / 35 -> 1296 / 27 of 1355; All In prints 21-30 1159 / 18 -> 1162 / 15 of
-# 1215; Rummikub prints 21-26 (62 000+10) 1443 / 5 either way. On prints 21-30, 0.05 read
-# 1177 / 39, 0.3 1180 / 40 and 0.6 1181 / 39.
+# 1215; Rummikub prints 21-26 (62 000+10) 1443 / 5 either way (tiles rank by it too). On
+# prints 21-30, 0.05 read 1177 / 39, 0.3 1180 / 40 and 0.6 1181 / 39. The bench's one-print
+# decks on one machine, 0 -> 0.15: standard deck 773 / 39 -> 773 / 38, All In 761 / 27 ->
+# 764 / 27, Rummikub 2974 / 66 -> 2977 / 67.
 RANK_NAMED = 0.15
 # Cards: overlap resolution and verification alternate at most this often (a read that
 # verification takes back frees the reads it suppressed; see TableReader._resolve_cards).
