@@ -3,7 +3,9 @@ each fix against the reading without it, on a few seeded scenes."""
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
+from functools import cache
 
 import numpy as np
 import pytest
@@ -28,6 +30,7 @@ from vision.reader import TableReader
 from vision.recognise import Read
 
 SCENES = range(1, 5)
+DEV_SCENES = range(8_600_000, 8_600_012)  # development seeds, apart from the benchmark's
 
 
 def _enrol(reader: TableReader, layout_seed: int = 7, **options: object) -> DeckProfile:
@@ -41,11 +44,20 @@ def _enrol(reader: TableReader, layout_seed: int = 7, **options: object) -> Deck
     return session.profile()
 
 
+@cache
+def _scene(game: str, seed: int) -> synth.Scene:
+    """A generated table, made once for the module (several tests read the same ones). Its
+    image is read-only: a read that wrote to it would fail, not change the next test's."""
+    scene = synth_unseen.scene(game, np.random.default_rng(seed))
+    scene.image.flags.writeable = False
+    return scene
+
+
 def _read(reader: TableReader, profile: DeckProfile, scenes: range = SCENES) -> Score:
     reader.use_deck(profile)
     total = Score()
     for seed in scenes:
-        scene = synth_unseen.scene(reader.game, np.random.default_rng(seed))
+        scene = _scene(reader.game, seed)
         total.add(score(reader.read(scene.image).objects, scene.truths))
     return total
 
@@ -62,11 +74,36 @@ def tiles() -> TableReader:
     return TableReader("rummikub")
 
 
-def test_tile_clutter_from_the_layout_rejects_the_makers_bar(tiles: TableReader) -> None:
+# Enrolments and reads several tests share, made once a module. A fixture is made before
+# any test's own monkeypatching, so a test that patches first enrols for itself (_enrol).
+@pytest.fixture(scope="module")
+def tiles_layout_7(tiles: TableReader) -> DeckProfile:
+    return _enrol(tiles)
+
+
+@pytest.fixture(scope="module")
+def tiles_layout_11(tiles: TableReader) -> DeckProfile:
+    return _enrol(tiles, layout_seed=11)
+
+
+@pytest.fixture(scope="module")
+def tiles_layout_11_read(tiles: TableReader, tiles_layout_11: DeckProfile) -> Score:
+    """The development scenes read with the layout-11 profile and every read step on."""
+    return _read(tiles, tiles_layout_11, DEV_SCENES)
+
+
+@pytest.fixture(scope="module")
+def cards_layout_7() -> DeckProfile:
+    return _enrol(TableReader("cards"))
+
+
+def test_tile_clutter_from_the_layout_rejects_the_makers_bar(
+    tiles: TableReader, tiles_layout_7: DeckProfile
+) -> None:
     """The unseen tiles' thin colour bar, framed sideways, looks like a 1 to the model; the
     bars (and a double joker's single stars) on the enrolled tiles are the profile's examples
     of nothing, so such reads are rejected."""
-    with_clutter = _enrol(tiles)
+    with_clutter = tiles_layout_7
     assert "none" in with_clutter.labels
     without = _enrol(tiles, negatives=False)
     assert "none" not in without.labels
@@ -100,13 +137,13 @@ def test_ink_colour_names_the_four_colour_decks_suits() -> None:
 
 
 def test_parts_of_an_index_enrolled_as_nothing_stop_reads_beside_the_index(
-    monkeypatch: pytest.MonkeyPatch,
+    cards_layout_7: DeckProfile, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The unseen deck's rank or suit alone, proposed beside its index, is nearer the enrolled
     index than any pip and was read as a card; enrolled as examples of nothing (the near
     misses in each index corner), it is rejected, and the whole index then wins its place."""
     reader = TableReader("cards")
-    with_parts = _enrol(reader)
+    with_parts = cards_layout_7
     monkeypatch.setattr(enrol_layout, "NEAR_MISSES", 0)
     without = _enrol(reader)
     assert len(with_parts.labels) > len(without.labels)
@@ -120,7 +157,7 @@ def test_parts_of_an_index_enrolled_as_nothing_stop_reads_beside_the_index(
 
 
 def test_the_enrolment_calibrates_the_object_gate_on_the_deck(
-    monkeypatch: pytest.MonkeyPatch,
+    cards_layout_7: DeckProfile, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The profile's object-or-nothing threshold comes from this enrolment's own cards and
     clutter (so it follows a retrained model), and reads use it: on the unseen card deck it
@@ -130,7 +167,7 @@ def test_the_enrolment_calibrates_the_object_gate_on_the_deck(
     threshold set far above the deck's cards reads nothing but what the model itself is
     sure of (reader.model_vouches: two reads on these scenes, both right)."""
     reader = TableReader("cards")
-    calibrated = _enrol(reader)
+    calibrated = copy.copy(cards_layout_7)  # its threshold is moved below
     fixed = _enrol(reader, calibrate=False)
     assert calibrated.object_threshold is not None and fixed.object_threshold is None
     a, b = _read(reader, calibrated), _read(reader, fixed)
@@ -214,7 +251,7 @@ def test_shape_features_name_star_jokers_the_embedding_squashes(
 
 
 def test_tile_clutter_that_copies_a_tile_is_left_out(
-    tiles: TableReader, monkeypatch: pytest.MonkeyPatch
+    tiles: TableReader, tiles_layout_7: DeckProfile, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A tile's clutter is cut from tiles, and some of it (one star of a double joker) is a
     near copy of another tile's crop; kept, it sat as near to clutter as that tile's own
@@ -222,7 +259,7 @@ def test_tile_clutter_that_copies_a_tile_is_left_out(
     from vision import enrol_session
     from vision.enroll import _normalise
 
-    pruned = _enrol(tiles)
+    pruned = tiles_layout_7
     monkeypatch.setattr(enrol_session, "TILE_CLUTTER_NEAR", 2.0)  # no clutter is that near
     whole = _enrol(tiles)
     monkeypatch.undo()
@@ -252,21 +289,21 @@ def test_tile_clutter_that_copies_a_tile_is_left_out(
     assert after.spurious <= before.spurious
 
 
-def test_a_tiles_framings_name_it_together(tiles: TableReader) -> None:
+def test_a_tiles_framings_name_it_together(
+    tiles: TableReader, tiles_layout_11: DeckProfile, tiles_layout_11_read: Score
+) -> None:
     """With a profile, overlap resolution keeps the framing most like an enrolled tile; under
     a warm light that framing's nearest example of a teal number can be the charcoal one,
     while the tile's other framings read it right (vision.pooled_reads). Development layout
     and seeds, apart from the benchmark's: 12 scenes read 281 of 312 pooled, 277 not; since
     ink colours are measured against the paper's level (enroll.PAPER_LEVEL), which names some
     of those tiles' colours right in any framing, 301 and 299."""
-    profile = _enrol(tiles, layout_seed=11)
-    scenes = range(8_600_000, 8_600_012)
     tiles.pool = False
     try:
-        alone = _read(tiles, profile, scenes)
+        alone = _read(tiles, tiles_layout_11, DEV_SCENES)
     finally:
         tiles.pool = True
-    pooled = _read(tiles, profile, scenes)
+    pooled = tiles_layout_11_read
     assert pooled.right >= alone.right + 2, (pooled.to_json(), alone.to_json())
     assert pooled.spurious <= alone.spurious
 
@@ -290,20 +327,21 @@ def test_a_tile_is_enrolled_by_its_outline_beside_its_number() -> None:
 
 
 def test_a_doubtful_joker_is_read_where_its_framings_agree(
-    tiles: TableReader, monkeypatch: pytest.MonkeyPatch
+    tiles: TableReader,
+    tiles_layout_11: DeckProfile,
+    tiles_layout_11_read: Score,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The colour-change star joker sits as near the deck's clutter as its own crops, and the
     enrolment names it doubtful; on the table it was gated as nothing wherever it lay, though
     the profile named it right. Three framings of one tile agreeing on it now read it
     (vision.doubtful_reads). Development layout and seeds, apart from the benchmark's: 12
     scenes read 3 of these jokers right with it and 0 without, 283 and 280 of 312 tiles."""
-    profile = _enrol(tiles, layout_seed=11)
+    profile = tiles_layout_11
     assert "CJ" in profile.doubtful and "CJ" in profile.agreeable
-    scenes = range(8_600_000, 8_600_012)
     monkeypatch.setattr(doubtful_reads, "AGREEING_FRAMINGS", 10**6)
-    alone = _read(tiles, profile, scenes)
-    monkeypatch.undo()
-    agreed = _read(tiles, profile, scenes)
+    alone = _read(tiles, profile, DEV_SCENES)
+    agreed = tiles_layout_11_read
 
     def jokers_right(s: Score) -> int:
         return sum(n for (truth, read), n in s.confusions.items() if truth == read == "CJ")
@@ -313,17 +351,18 @@ def test_a_doubtful_joker_is_read_where_its_framings_agree(
     assert agreed.spurious <= alone.spurious + 1
 
 
-def test_a_6_and_a_9_are_told_apart_by_the_decks_bar(tiles: TableReader) -> None:
+def test_a_6_and_a_9_are_told_apart_by_the_decks_bar(
+    tiles: TableReader, tiles_layout_11: DeckProfile, tiles_layout_11_read: Score
+) -> None:
     """The unseen deck's 9 is its 6 turned, and its bar lies outside a number-framed crop:
     the profile read one for the other. The enrolment now measures the deck's bar, and a
     read 6 or 9 is turned where the bar and the number's loop say so (vision.turn_marks).
     Development layout and seeds, apart from the benchmark's: 12 scenes read 36 of their 6s
     and 9s right with it and 31 without, 288 and 283 of 312 tiles, 6 spurious either way."""
-    profile = _enrol(tiles, layout_seed=11)
+    profile = tiles_layout_11
     assert profile.mark is not None
-    scenes = range(8_600_000, 8_600_012)
-    alone = _read(tiles, replace(profile, mark=None), scenes)
-    marked = _read(tiles, profile, scenes)
+    alone = _read(tiles, replace(profile, mark=None), DEV_SCENES)
+    marked = tiles_layout_11_read
 
     def twins_right(s: Score) -> int:
         return sum(
@@ -367,18 +406,18 @@ def test_jokers_the_frames_miss_are_found_by_their_faces(tiles: TableReader) -> 
 
 
 def test_jokers_in_rows_are_looked_for_where_the_row_leaves_room(
-    tiles: TableReader, monkeypatch: pytest.MonkeyPatch
+    tiles: TableReader,
+    tiles_layout_11: DeckProfile,
+    tiles_layout_11_read: Score,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A joker in a row of touching tiles shows no face of its own to find: the places a row
     of read tiles leaves for one more (between two, or beyond its end) are looked at too.
     Development layout and seeds: 12 scenes read 293 of 312 tiles with them, 289 without, 6
     spurious either way."""
-    profile = _enrol(tiles, layout_seed=11)
-    scenes = range(8_600_000, 8_600_012)
     monkeypatch.setattr(joker_faces, "_row_places", lambda image, read: [])
-    faces_only = _read(tiles, profile, scenes)
-    monkeypatch.undo()
-    rows_too = _read(tiles, profile, scenes)
+    faces_only = _read(tiles, tiles_layout_11, DEV_SCENES)
+    rows_too = tiles_layout_11_read
     assert rows_too.right >= faces_only.right + 3, (rows_too.to_json(), faces_only.to_json())
     assert rows_too.spurious <= faces_only.spurious
 
