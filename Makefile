@@ -23,8 +23,10 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 	$(PY) -m host.link.tools typecheck  # firmware/ as MicroPython: rp2 stubs, own typeshed
 
+# One worker a core, at most four (each loads the models); a file's tests stay on one
+# worker, so the readers and enrolments its module fixtures make are made once.
 test: $(STAMP) lint
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto --maxprocesses 4 --dist loadfile
 
 bench: $(STAMP)
 	$(PY) -m bench
