@@ -6,9 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from host.cli.enroll import deck_order, default_grid
+from tests.enrol_helpers import one_print_deck
 from vision import detect, glare_look, synth, synth_unseen
-from vision.enrol_session import Enrolment
 from vision.evaluate import Score, score
 from vision.matching import same_object
 from vision.reader import TableReader
@@ -68,14 +67,7 @@ def test_an_enrolled_decks_index_under_glare_is_read() -> None:
     """A one-print deck enrolled once, read on the glare table: both 10C indices were never
     proposed; looked for again at the photo's own size, they are read."""
     reader = TableReader("cards")
-    order = deck_order("cards")
-    cols, rows = default_grid(len(order))
-    deck = synth_unseen.deck_print(PRINT)
-    layout = synth_unseen.layout_scene("cards", order, cols, np.random.default_rng(7), deck=deck)
-    session = Enrolment(reader, "test", order, cols, rows)
-    session.capture(1, layout.image)
-    reader.use_deck(session.profile())
-    scene = synth_unseen.scene("cards", np.random.default_rng(SCENE), deck=deck)
+    (scene,) = one_print_deck(reader, PRINT, range(SCENE, SCENE + 1))
 
     def read() -> Score:
         return score(reader.read(scene.image).objects, scene.truths, partial=scene.partial)

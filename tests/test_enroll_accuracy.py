@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from host.cli.enroll import deck_order, default_grid
-from tests.enrol_helpers import one_print_deck
+from tests.enrol_helpers import enrolled, one_print_deck
 from vision import (
     detect,
     doubtful_reads,
@@ -31,17 +31,6 @@ from vision.recognise import Read
 
 SCENES = range(1, 5)
 DEV_SCENES = range(8_600_000, 8_600_012)  # development seeds, apart from the benchmark's
-
-
-def _enrol(reader: TableReader, layout_seed: int = 7, **options: object) -> DeckProfile:
-    order = deck_order(reader.game)
-    cols, rows = default_grid(len(order))
-    layout = synth_unseen.layout_scene(reader.game, order, cols, np.random.default_rng(layout_seed))
-    session = Enrolment(reader, "test", order, cols, rows)
-    for name, value in options.items():
-        setattr(session, name, value)
-    session.capture(1, layout.image)
-    return session.profile()
 
 
 @cache
@@ -75,15 +64,15 @@ def tiles() -> TableReader:
 
 
 # Enrolments and reads several tests share, made once a module. A fixture is made before
-# any test's own monkeypatching, so a test that patches first enrols for itself (_enrol).
+# any test's own monkeypatching, so a test that patches first enrols for itself (enrolled).
 @pytest.fixture(scope="module")
 def tiles_layout_7(tiles: TableReader) -> DeckProfile:
-    return _enrol(tiles)
+    return enrolled(tiles)
 
 
 @pytest.fixture(scope="module")
 def tiles_layout_11(tiles: TableReader) -> DeckProfile:
-    return _enrol(tiles, layout_seed=11)
+    return enrolled(tiles, layout_seed=11)
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +83,7 @@ def tiles_layout_11_read(tiles: TableReader, tiles_layout_11: DeckProfile) -> Sc
 
 @pytest.fixture(scope="module")
 def cards_layout_7() -> DeckProfile:
-    return _enrol(TableReader("cards"))
+    return enrolled(TableReader("cards"))
 
 
 def test_tile_clutter_from_the_layout_rejects_the_makers_bar(
@@ -105,7 +94,7 @@ def test_tile_clutter_from_the_layout_rejects_the_makers_bar(
     of nothing, so such reads are rejected."""
     with_clutter = tiles_layout_7
     assert "none" in with_clutter.labels
-    without = _enrol(tiles, negatives=False)
+    without = enrolled(tiles, negatives=False)
     assert "none" not in without.labels
     plain, clean = _read(tiles, without), _read(tiles, with_clutter)
     assert clean.spurious * 2 <= plain.spurious, (clean.to_json(), plain.to_json())
@@ -117,7 +106,7 @@ def test_ink_colour_names_the_four_colour_decks_suits() -> None:
     clubs green): enrolled on one layout, the crops of another layout (other fonts, a wood
     table) are named right far more often with the profile's ink colours than without."""
     reader = TableReader("cards")
-    profile = _enrol(reader, **{"inks": True})
+    profile = enrolled(reader, **{"inks": True})
     order = deck_order("cards")
     cols, rows = default_grid(len(order))
     other = synth_unseen.layout_scene(
@@ -145,7 +134,7 @@ def test_parts_of_an_index_enrolled_as_nothing_stop_reads_beside_the_index(
     reader = TableReader("cards")
     with_parts = cards_layout_7
     monkeypatch.setattr(enrol_layout, "NEAR_MISSES", 0)
-    without = _enrol(reader)
+    without = enrolled(reader)
     assert len(with_parts.labels) > len(without.labels)
     # Forty scenes: with the cards model retrained on 2026-11-28, 211 right / 41 spurious
     # without the parts, 215 / 36 with (on the first twelve alone 52 / 13 and 51 / 13; with
@@ -168,7 +157,7 @@ def test_the_enrolment_calibrates_the_object_gate_on_the_deck(
     sure of (reader.model_vouches: two reads on these scenes, both right)."""
     reader = TableReader("cards")
     calibrated = copy.copy(cards_layout_7)  # its threshold is moved below
-    fixed = _enrol(reader, calibrate=False)
+    fixed = enrolled(reader, calibrate=False)
     assert calibrated.object_threshold is not None and fixed.object_threshold is None
     a, b = _read(reader, calibrated), _read(reader, fixed)
     assert a.right >= b.right - 1 and a.spurious <= b.spurious, (a.to_json(), b.to_json())
@@ -202,7 +191,7 @@ def test_a_tile_decks_gate_lies_further_toward_its_tiles(
         return chosen
 
     monkeypatch.setattr(enrol_session, "gate_threshold", spy)
-    profile = _enrol(tiles)
+    profile = enrolled(tiles)
     assert len(gates) == 1
     midway, chosen = gates[0]
     assert midway is not None and chosen is not None and chosen > midway
@@ -230,7 +219,7 @@ def test_shape_features_name_star_jokers_the_embedding_squashes(
 
     monkeypatch.setattr(enrol_layout, "OUTLINE_TOO", False)
     monkeypatch.setattr(enroll, "INK_CHROMA", float("inf"))
-    profile = _enrol(tiles, layout_seed=11)
+    profile = enrolled(tiles, layout_seed=11)
     assert profile.shapes is not None
     batch, labels = [], []
     for seed in range(60_000, 60_020):
@@ -261,7 +250,7 @@ def test_tile_clutter_that_copies_a_tile_is_left_out(
 
     pruned = tiles_layout_7
     monkeypatch.setattr(enrol_session, "TILE_CLUTTER_NEAR", 2.0)  # no clutter is that near
-    whole = _enrol(tiles)
+    whole = enrolled(tiles)
     monkeypatch.undo()
 
     def clutter_nearness(profile: DeckProfile) -> np.ndarray:
@@ -386,7 +375,7 @@ def test_jokers_the_frames_miss_are_found_by_their_faces(tiles: TableReader) -> 
     3 spurious either way; since a face is also proposed as two touching tiles, 20 and 16,
     318 and 314 of 335; since ink colours are measured against the paper's level, 20 and 18,
     319 and 317)."""
-    profile = _enrol(tiles, layout_seed=14)
+    profile = enrolled(tiles, layout_seed=14)
     assert profile.faces is not None
     assert set(profile.face_labels) == set(deck_order("rummikub"))
     scenes = range(8_600_072, 8_600_084)

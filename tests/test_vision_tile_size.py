@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from host.cli.enroll import deck_order, default_grid
+from tests.enrol_helpers import enrolled
 from vision import synth, synth_unseen, tile_size
-from vision.enrol_session import Enrolment
 from vision.evaluate import score
 from vision.matching import same_object
 from vision.reader import TableReader
@@ -55,12 +54,7 @@ def test_an_enrolled_decks_double_joker_framed_around_its_stars_is_framed_as_a_t
     # size, its read frame was half the tile's, and the tile counted missed (and the read
     # spurious). Generated table 8 100 000, a development seed apart from the benchmark's.
     reader = TableReader("rummikub")
-    order = deck_order("rummikub")
-    cols, rows = default_grid(len(order))
-    layout = synth_unseen.layout_scene("rummikub", order, cols, np.random.default_rng(7))
-    session = Enrolment(reader, "test", order, cols, rows)
-    session.capture(1, layout.image)
-    reader.use_deck(session.profile(partial=True))
+    reader.use_deck(enrolled(reader, partial=True))
     scene = synth_unseen.scene("rummikub", np.random.default_rng(8_100_000))
     (joker,) = [t for t in scene.truths if t.label == "DJ"]
 
