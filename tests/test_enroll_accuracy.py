@@ -106,7 +106,7 @@ def test_ink_colour_names_the_four_colour_decks_suits() -> None:
     clubs green): enrolled on one layout, the crops of another layout (other fonts, a wood
     table) are named right far more often with the profile's ink colours than without."""
     reader = TableReader("cards")
-    profile = enrolled(reader, **{"inks": True})
+    profile = enrolled(reader, inks=True)
     order = deck_order("cards")
     cols, rows = default_grid(len(order))
     other = synth_unseen.layout_scene(
