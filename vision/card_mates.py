@@ -17,6 +17,7 @@ from dataclasses import replace
 import numpy as np
 import numpy.typing as npt
 
+from vision.labels import NONE
 from vision.recognise import Read
 
 Quad = npt.NDArray[np.float32]
@@ -74,6 +75,13 @@ class Frames:
             & (size <= MATE_SIZE[1])
             & (parallel >= MATE_PARALLEL)
         )
+
+    def all_mates(self) -> npt.NDArray[np.bool_]:
+        """An n x n matrix: whether frames i and j can be one card's two corner indices."""
+        n = len(self.height)
+        at, other = np.repeat(np.arange(n), n), np.tile(np.arange(n), n)
+        seen = self._placed(at, other).reshape(n, n)
+        return np.asarray(seen & seen.T)
 
     def mates_of(self, i: int) -> npt.NDArray[np.bool_]:
         """Which frames can be the other corner index of frame ``i``'s card, seen from either."""
@@ -173,4 +181,84 @@ def vouch(
         if both.label == label:
             out[best] = replace(both, logits=reads[best].logits, looks=reads[best].looks)
             added.append(best)
+    return kept + added, out
+
+
+# Two doubtful reads at one card's two corners, naming the same card first: each is under
+# the floor, together they may not be (:func:`pair_up`). Under this a read names its card too
+# weakly to be evidence even twice.
+PAIR_LEAST = 0.3
+
+
+def pair_up(
+    quads: Sequence[Quad],
+    reads: Sequence[Read],
+    kept: Sequence[int],
+    probs: Probabilities,
+    clashes: Callable[[int, int], bool],
+    floor: float,
+    words: frozenset[str] = frozenset(),
+    among: set[int] | None = None,
+) -> tuple[list[int], list[Read]]:
+    """``kept`` with pairs of doubtful reads added: two proposals (of ``among``, where given)
+    that name the same card first with at least PAIR_LEAST each, lie where one card's two
+    corner indices lie (:meth:`Frames.mates_of`), clash with no kept read, and whose card is
+    read nowhere else, are kept as that card where both reads together (:func:`joint`) name
+    it with at least ``floor``. Surest pairs first. Returns the kept indices and the reads,
+    the paired ones changed."""
+    kept = list(kept)
+    taken = {reads[k].label for k in kept}
+    is_kept = set(kept)
+    # Grouped by card first: only two reads of one card can pair, and a photo's proposals
+    # over the least are a few hundred of a dozen or more cards.
+    by_card: dict[str, list[int]] = {}
+    for k, r in enumerate(reads):
+        if (
+            k not in is_kept
+            and (among is None or k in among)
+            and r.confidence >= PAIR_LEAST
+            and r.logits is not None
+            and r.label != NONE
+            and r.label not in words
+            and r.label not in taken
+            and len(r.label) >= 2
+        ):
+            by_card.setdefault(r.label, []).append(k)
+    pairs: list[tuple[float, int, int, Read]] = []
+    free: dict[int, bool] = {}
+
+    def unclashed(k: int) -> bool:
+        if k not in free:
+            free[k] = not any(clashes(k, m) for m in kept)
+        return free[k]
+
+    for label, group in by_card.items():
+        if len(group) < 2:
+            continue
+        there = np.triu(Frames([quads[k] for k in group]).all_mates(), 1)
+        if not there.any():
+            continue
+        # What joint() would give every pair at once: the product of the two reads' card
+        # probabilities (none left out), normalised, at this card.
+        logits = np.stack([r.logits for r in (reads[k] for k in group) if r.logits is not None])
+        p, names = probs(logits)
+        cards = np.asarray(p[:, :-1], np.float64)
+        cards = cards / np.maximum(cards.sum(axis=1, keepdims=True), 1e-12)
+        at = cards[:, names.index(label)]
+        sure = np.outer(at, at) / np.maximum(cards @ cards.T, 1e-300)
+        for a, b in zip(*np.nonzero(there & (sure >= floor)), strict=True):
+            i, j = group[int(a)], group[int(b)]
+            if unclashed(i) and unclashed(j):
+                both = joint(reads[i], reads[j], probs)
+                if both.label == label:
+                    pairs.append((both.confidence, i, j, both))
+    out = list(reads)
+    added: list[int] = []
+    for _, i, j, both in sorted(pairs, key=lambda p: -p[0]):
+        if both.label in taken or any(clashes(k, m) for k in (i, j) for m in added):
+            continue
+        for k in (i, j):
+            out[k] = replace(both, logits=reads[k].logits, looks=reads[k].looks)
+        added += [i, j]
+        taken.add(both.label)
     return kept + added, out
