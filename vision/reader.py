@@ -7,7 +7,7 @@ its ONNX sessions warm (one inference at start-up) and times each stage of every
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -196,6 +196,14 @@ CARD_OVERSIZE_AMONG = 5
 # kept read by more than CARD_CLASH_IOU, or a joker's word frame (a long frame that reaches
 # over its neighbours' indices in a fan) by more than this.
 MATE_CLASH_IOU = 0.3
+# Two doubtful reads at one card's two corners that together name it are kept
+# (card_mates.pair_up) once read again in the verify framings. Unverified, it was +8 right
+# and +4 spurious on 400 standard-deck development tables (seeds 18 000 000+) and +2
+# spurious on the real dev fold; verified: 2518 / 23 -> 2522 / 23 of 2580 and 404 / 23 the
+# same of 432; All In (400 tables) 2573 / 13 the same. Tried twice before without
+# verifying (MODEL_CARD, Limits, 2026-11-28): a court card's artwork is printed twice,
+# half-turned, so a false index in it lies where its mate would.
+PAIRS = True
 # (width, height, shift along the height): narrower (an index squashed by a photo's resizing),
 # and twice as tall shifted down or up (a rank or a suit framed alone).
 CARD_REFRAMES: tuple[tuple[float, float, float], ...] = (
@@ -824,14 +832,14 @@ class TableReader:
         )
         return [chosen[k] for k in parts], quads
 
-    def _vouch(
-        self, quads: list[npt.NDArray[np.float32]], reads: list[Read], at: list[int]
-    ) -> tuple[list[int], list[Read]]:
-        """Cards: the kept reads (``at``) and the proposals their cards' other corner indices
-        vouch for (:func:`card_mates.vouch`)."""
+    def _probs(self, logits: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], list[str]]:
+        return self.recogniser.probabilities(logits, self.deck)
 
-        def probs(logits: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], list[str]]:
-            return self.recogniser.probabilities(logits, self.deck)
+    @staticmethod
+    def _mate_clash(
+        quads: list[npt.NDArray[np.float32]], reads: list[Read]
+    ) -> Callable[[int, int], bool]:
+        """Whether proposal ``k`` overlaps kept read ``kept`` too much to be kept beside it."""
 
         def clashes(k: int, kept: int) -> bool:
             words = reads[kept].label in detect.WORD_LABELS
@@ -839,7 +847,36 @@ class TableReader:
                 MATE_CLASH_IOU if words else CARD_CLASH_IOU
             )
 
-        return card_mates.vouch(quads, reads, at, probs, clashes, detect.WORD_LABELS)
+        return clashes
+
+    def _vouch(
+        self, quads: list[npt.NDArray[np.float32]], reads: list[Read], at: list[int]
+    ) -> tuple[list[int], list[Read]]:
+        """Cards: the kept reads (``at``) and the proposals their cards' other corner indices
+        vouch for (:func:`card_mates.vouch`)."""
+        clashes = self._mate_clash(quads, reads)
+        return card_mates.vouch(quads, reads, at, self._probs, clashes, detect.WORD_LABELS)
+
+    def _pair_up(
+        self,
+        image: Image,
+        quads: list[npt.NDArray[np.float32]],
+        reads: list[Read],
+        at: list[int],
+        floor: float,
+    ) -> tuple[list[int], list[Read]]:
+        """Cards: the kept reads (``at``) and pairs of doubtful reads at one card's two
+        corners that together name it (:func:`card_mates.pair_up`), each pair found read
+        again in the :attr:`verify` framings first: a pattern that looks like an index in one
+        frame seldom does in the others."""
+        clashes = self._mate_clash(quads, reads)
+        words = detect.WORD_LABELS
+        paired, _ = card_mates.pair_up(quads, reads, at, self._probs, clashes, floor, words)
+        if len(paired) == len(at):
+            return paired, reads
+        added = set(paired[len(at) :])
+        verified = self._verify(image, quads, reads, sorted(added))
+        return card_mates.pair_up(quads, verified, at, self._probs, clashes, floor, words, added)
 
     def _suit_from_pips(
         self, image: Image, quads: list[npt.NDArray[np.float32]], reads: list[Read], at: list[int]
@@ -976,6 +1013,8 @@ class TableReader:
             reads = pooled_reads.pool_names(quads, reads, keep, chosen, ranks)
         if self.kind == "cards" and self.profile is None and self.mates:
             at, reads = self._vouch(quads, reads, at)
+        if self.kind == "cards" and self.profile is None and self.mates and PAIRS:
+            at, reads = self._pair_up(image, quads, reads, at, floor)
         if self.kind == "cards" and self.profile is None and self.pips:
             reads = self._suit_from_pips(image, quads, reads, at)
         objects = [
