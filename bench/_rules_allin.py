@@ -59,8 +59,8 @@ def _speed() -> dict[str, Any]:
         hand_key(h)
     ours = time.perf_counter() - started
     started = time.perf_counter()
-    for h in hands[: SAMPLE // 4]:
-        evaluate(h)
+    for hand in hands[: SAMPLE // 4]:
+        evaluate(hand)
     ours_tokens = time.perf_counter() - started
     started = time.perf_counter()
     for h in as_treys:

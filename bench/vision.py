@@ -28,7 +28,7 @@ from vision import datasets, label_review, quantise, synth
 from vision.card_misses import BUCKETS, miss_buckets
 from vision.evaluate import Score, score
 from vision.matching import same_object
-from vision.reader import Found, TableReader
+from vision.reader import Found, TableReader, load_image
 from vision.recognise import Recogniser, float_path
 
 RESULTS = Path(__file__).parent / "results"
@@ -93,7 +93,7 @@ def _real(
         if photo.split != "test":
             continue
         t0 = time.perf_counter()
-        image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+        image = load_image(photo.path)
         decode = (time.perf_counter() - t0) * 1000
         reading = reader.read(image)
         cards = kind == "cards"
@@ -127,8 +127,8 @@ def _best_of(reader: TableReader, timed: Timed, passes: int) -> dict[str, float]
                 best[k] = {**timings, "total": _total(timings)}
     stages: dict[str, list[float]] = defaultdict(list)
     for b in best:
-        for k, v in b.items():
-            stages[k].append(v)
+        for stage, v in b.items():
+            stages[stage].append(v)
     return _speed(stages)
 
 
@@ -286,13 +286,13 @@ def _plot_conditions(conditions: dict[str, dict[str, dict[str, Score]]], path: P
                 )
             panels.append(img)
     width = max(p.shape[1] for p in panels)
-    panels = [
+    padded = [
         cv2.copyMakeBorder(
             p, 0, 0, 0, width - p.shape[1], cv2.BORDER_CONSTANT, value=(255, 255, 255)
         )
         for p in panels
     ]
-    cv2.imwrite(str(path), np.vstack(panels))
+    cv2.imwrite(str(path), np.vstack(padded))
 
 
 def _plot_confusion(s: Score, path: Path, game: str) -> None:

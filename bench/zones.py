@@ -12,7 +12,7 @@ import numpy as np
 
 from host.table.reads import ObjectRead
 from host.table.stable import TableObject
-from host.table.zones import CENTRE, CalibratedLayout, SectorLayout
+from host.table.zones import CENTRE, CalibratedLayout, Layout, SectorLayout
 from vision import calibrate
 from vision.synth_table import render_calibration_scene
 
@@ -45,7 +45,7 @@ def run() -> dict[str, Any]:
             "bench", scene.image, scene.width_mm, scene.height_mm,
             zones=calibrate.default_zones(seats),
         )  # fmt: skip
-        layouts = {
+        layouts: dict[str, Layout] = {
             "calibrated": CalibratedLayout(table, players, game="bench"),
             "sectors": SectorLayout(players),
         }
