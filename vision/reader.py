@@ -172,6 +172,12 @@ CARD_CLASH_IOU = 0.15
 # reads were under 0.9. Generated jokers read less surely: on 60 fresh scenes of the standard
 # deck (seeds 50 000+) the floor lost one right read (0.84) and dropped one spurious one (0.82).
 WORD_MIN_CONFIDENCE = 0.9
+# A word read under that floor is kept where the same word is read, with at least this, where a
+# joker's other corner word lies (card_mates.word_mates): a logo seldom prints twice so. On 400
+# development tables (standard deck, seeds 18 000 000+) 2522 / 23 -> 2525 / 23 of 2580 at 0.6
+# (2523 / 23 at 0.7); seeds 18 100 000+ (400, of 2528) 2467 / 19, the real dev fold 404 / 23
+# and the training split 1512 / 68 the same. None: off.
+WORD_PAIR_LEAST: float | None = 0.6
 # Cards with a deck profile: the cards whose index an enrolled deck may print as a word spelt
 # down the corner, as it may its joker's (the rune card's "RUNE"), besides detect.WORD_LABELS.
 # Their reads' frames are carried along the word (vision.word_frames) and joined as the joker's
@@ -817,11 +823,15 @@ class TableReader:
         chosen = [chosen[k] for k in kept]
         if self.profile is None:
             # After joining: the parts of a word frame it, however unsure each one is.
+            paired = self._word_pairs(
+                [quads[keep[j]] for j in chosen], [reads[keep[j]] for j in chosen]
+            )
             chosen = [
                 j
-                for j in chosen
+                for n, j in enumerate(chosen)
                 if reads[keep[j]].label not in detect.WORD_LABELS
                 or reads[keep[j]].confidence >= WORD_MIN_CONFIDENCE
+                or n in paired
             ]
         at = [keep[j] for j in chosen]
         parts = detect.word_parts(
@@ -831,6 +841,36 @@ class TableReader:
             words,
         )
         return [chosen[k] for k in parts], quads
+
+    @staticmethod
+    def _word_pairs(quads: list[npt.NDArray[np.float32]], reads: list[Read]) -> set[int]:
+        """Which doubtful word reads (WORD_PAIR_LEAST up to the word floor) have a word read
+        of the same name at least as sure where a card's other corner word lies."""
+        if WORD_PAIR_LEAST is None:
+            return set()
+        doubtful = [
+            n
+            for n, r in enumerate(reads)
+            if r.label in detect.WORD_LABELS
+            and WORD_PAIR_LEAST <= r.confidence < WORD_MIN_CONFIDENCE
+        ]
+        if not doubtful:
+            return set()
+        words = [
+            n
+            for n, r in enumerate(reads)
+            if r.label in detect.WORD_LABELS and r.confidence >= WORD_PAIR_LEAST
+        ]
+        out = set()
+        for n in doubtful:
+            for m in words:
+                if (
+                    m != n
+                    and reads[m].label == reads[n].label
+                    and card_mates.word_mates(quads[n], quads[m])
+                ):
+                    out.add(n)
+        return out
 
     def _probs(self, logits: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], list[str]]:
         return self.recogniser.probabilities(logits, self.deck)
