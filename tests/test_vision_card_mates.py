@@ -219,27 +219,34 @@ def test_a_generated_cards_second_index_is_read_with_its_first(seed: int, label:
     )
 
 
+def _right_off_and_on(
+    monkeypatch: pytest.MonkeyPatch, seed: int, label: str, name: str, off: object, on: object
+) -> tuple[int, int]:
+    """A generated table's two indices of ``label`` read right with the reader's constant
+    ``name`` set to ``off`` and to ``on``; asserts the table's spurious reads are the same."""
+    from vision import reader
+    from vision.evaluate import score
+
+    scene = synth.card_scene(np.random.default_rng(seed), "cards")
+    both = [t for t in scene.truths if t.label == label]
+    assert len(both) == 2
+    monkeypatch.setattr(reader, name, off)
+    alone = reader.TableReader("cards").read(scene.image)
+    monkeypatch.setattr(reader, name, on)
+    read = reader.TableReader("cards").read(scene.image)
+    assert (
+        score(read.objects, scene.truths, partial=scene.partial).spurious
+        == score(alone.objects, scene.truths, partial=scene.partial).spurious
+    )
+    return score(alone.objects, both).right, score(read.objects, both).right
+
+
 def test_a_generated_cards_two_doubtful_indices_are_read_together(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # A generated table (a development seed, not the bench's): a 5S on a white cloth whose
     # two indices each read under the floor.
-    from vision import reader
-    from vision.evaluate import score
-
-    scene = synth.card_scene(np.random.default_rng(18_000_135), "cards")
-    both = [t for t in scene.truths if t.label == "5S"]
-    assert len(both) == 2
-    monkeypatch.setattr(reader, "PAIRS", False)
-    alone = reader.TableReader("cards").read(scene.image)
-    assert score(alone.objects, both).right == 0
-    monkeypatch.setattr(reader, "PAIRS", True)
-    read = reader.TableReader("cards").read(scene.image)
-    assert score(read.objects, both).right == 2
-    assert (
-        score(read.objects, scene.truths, partial=scene.partial).spurious
-        == score(alone.objects, scene.truths, partial=scene.partial).spurious
-    )
+    assert _right_off_and_on(monkeypatch, 18_000_135, "5S", "PAIRS", False, True) == (0, 2)
 
 
 def _word_frame(centre: tuple[float, float], length: float, angle: float) -> np.ndarray:
@@ -248,7 +255,7 @@ def _word_frame(centre: tuple[float, float], length: float, angle: float) -> np.
     box = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
     t = np.deg2rad(angle)
     rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
-    return (box @ rot.T + centre).astype(np.float32)
+    return np.asarray(box @ rot.T + centre, np.float32)
 
 
 def test_a_jokers_two_corner_words_are_word_mates() -> None:
@@ -270,19 +277,4 @@ def test_a_doubtful_joker_word_is_kept_beside_its_cards_other_word(
 ) -> None:
     # A generated table (a development seed, not the bench's): a joker whose two corner words
     # read 0.77 and 0.65, both under the word floor.
-    from vision import reader
-    from vision.evaluate import score
-
-    scene = synth.card_scene(np.random.default_rng(18_000_131), "cards")
-    words = [t for t in scene.truths if t.label == "X"]
-    assert len(words) == 2
-    monkeypatch.setattr(reader, "WORD_PAIR_LEAST", None)
-    alone = reader.TableReader("cards").read(scene.image)
-    monkeypatch.setattr(reader, "WORD_PAIR_LEAST", 0.6)
-    read = reader.TableReader("cards").read(scene.image)
-    assert score(alone.objects, words).right == 0
-    assert score(read.objects, words).right == 2
-    assert (
-        score(read.objects, scene.truths, partial=scene.partial).spurious
-        == score(alone.objects, scene.truths, partial=scene.partial).spurious
-    )
+    assert _right_off_and_on(monkeypatch, 18_000_131, "X", "WORD_PAIR_LEAST", None, 0.6) == (0, 2)
