@@ -206,7 +206,8 @@ MATE_CLASH_IOU = 0.3
 # (card_mates.pair_up) once read again in the verify framings. Unverified, it was +8 right
 # and +4 spurious on 400 standard-deck development tables (seeds 18 000 000+) and +2
 # spurious on the real dev fold; verified: 2518 / 23 -> 2522 / 23 of 2580 and 404 / 23 the
-# same of 432; All In (400 tables) 2573 / 13 the same. Tried twice before without
+# same of 432; All In (seeds 18 000 000+ and 18 100 000+) 2573 / 13 the same and 2481 / 12 ->
+# 2483 / 12. Tried twice before without
 # verifying (MODEL_CARD, Limits, 2026-11-28): a court card's artwork is printed twice,
 # half-turned, so a false index in it lies where its mate would.
 PAIRS = True
@@ -844,8 +845,9 @@ class TableReader:
 
     @staticmethod
     def _word_pairs(quads: list[npt.NDArray[np.float32]], reads: list[Read]) -> set[int]:
-        """Which doubtful word reads (WORD_PAIR_LEAST up to the word floor) have a word read
-        of the same name at least as sure where a card's other corner word lies."""
+        """Which doubtful word reads (WORD_PAIR_LEAST up to the word floor) have another read
+        of the same word, with at least WORD_PAIR_LEAST, where the card's other corner word
+        lies (:func:`card_mates.word_mates`)."""
         if WORD_PAIR_LEAST is None:
             return set()
         doubtful = [
