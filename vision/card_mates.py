@@ -106,24 +106,17 @@ WORD_SIZE = (0.77, 1.3)
 WORD_PARALLEL = 0.95
 
 
-def _long_axis(q: Quad) -> tuple[npt.NDArray[np.float64], float]:
-    q = np.asarray(q, np.float64)
-    down = (q[3] + q[2] - q[0] - q[1]) / 2
-    across = (q[1] + q[2] - q[0] - q[3]) / 2
-    axis = down if np.linalg.norm(down) >= np.linalg.norm(across) else across
-    n = float(np.linalg.norm(axis))
-    return axis / max(n, 1e-9), n
-
-
 def word_mates(a: Quad, b: Quad) -> bool:
     """Whether two word frames can be one joker's two corner words, seen from ``a``."""
-    ax, al = _long_axis(a)
-    bx, bl = _long_axis(b)
-    apart = float(np.linalg.norm(np.mean(b, axis=0) - np.mean(a, axis=0))) / max(al, 1e-9)
+    f = Frames([a, b])
+    tall = f.height >= f.width
+    axis = np.where(tall[:, None], f.down, f.across)
+    length = np.maximum(f.height, f.width)
+    apart = float(np.linalg.norm(f.centre[1] - f.centre[0])) / max(float(length[0]), 1e-9)
     return bool(
         WORD_APART[0] <= apart <= WORD_APART[1]
-        and WORD_SIZE[0] <= bl / max(al, 1e-9) <= WORD_SIZE[1]
-        and abs(float(ax @ bx)) >= WORD_PARALLEL
+        and WORD_SIZE[0] <= length[1] / max(float(length[0]), 1e-9) <= WORD_SIZE[1]
+        and abs(float(axis[0] @ axis[1])) >= WORD_PARALLEL
     )
 
 
