@@ -245,6 +245,8 @@ def pair_up(
             and r.label != NONE
             and r.label not in words
             and r.label not in taken
+            # Rank-and-suit indices only: every development run measured the rule without
+            # the rune card's lone "R", so it stays out until measured with it.
             and len(r.label) >= 2
         ):
             by_card.setdefault(r.label, []).append(k)
