@@ -5,6 +5,8 @@
 Each value is set on the module (``vision.reader.REFRAME_NONE_BELOW``, a short name like
 ``reader.REFRAME_NONE_BELOW`` means the same), a new reader reads the tables, and one line a
 value says right / objects, spurious reads and seconds; the constant is put back afterwards.
+``--models DIR`` (given more than once to compare them) reads with the models in DIR instead
+of the shipped ones, each with every value; ``--set`` may then be left out.
 Games: ``rummikub``, ``cards``, ``allin`` (scored as ``bench.vision`` scores its generated
 scenes), ``fourcolor`` and ``cactus`` (as ``bench.vision_extra`` does; ``--held-out`` draws
 them in the held-out fonts). ``--misses`` adds, for card games, why each index was missed
@@ -37,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from vision.evaluate import score
+from vision.recognise import MODELS
 
 CARD_GAMES = ("cards", "allin")
 GAMES = ("rummikub", *CARD_GAMES, "fourcolor", "cactus")
@@ -138,6 +141,13 @@ def _refuse_copies(module: ModuleType, name: str) -> None:
                 )
 
 
+def _as_shipped() -> Setting:
+    """A "sweep" of one value that leaves every constant as shipped (to compare models)."""
+    from vision import reader
+
+    return Setting(reader, "CARD_MIN_CONFIDENCE", [reader.CARD_MIN_CONFIDENCE])
+
+
 def check_seeds(game: str, start: int, scenes: int, held_out: bool = False) -> None:
     """Refuse seeds the benchmark scores ``game`` on, or that training rendered."""
     from bench import vision as bench_vision
@@ -226,18 +236,27 @@ class Result:
     misses: Counter[str]
 
     def line(self, label: str) -> str:
+        """One line; ``label`` (the swept constant) is left out when empty."""
         text = (
-            f"{label}={self.value!r}: right {self.right} / {self.objects}, "
-            f"spurious {self.spurious}, {self.seconds:.1f} s"
+            (f"{label}={self.value!r}: " if label else "")
+            + f"right {self.right} / {self.objects}, "
+            + f"spurious {self.spurious}, {self.seconds:.1f} s"
         )
         if self.misses:
             text += " | missed: " + ", ".join(f"{k} {v}" for k, v in sorted(self.misses.items()))
         return text
 
 
-def sweep(game: str, setting: Setting, drawn: list[Table], misses: bool = False) -> list[Result]:
-    """One :class:`Result` per value of ``setting``, each read by a new reader over the same
-    ``drawn`` tables; the constant is put back however the sweep ends."""
+def sweep(
+    game: str,
+    setting: Setting,
+    drawn: list[Table],
+    misses: bool = False,
+    models: Path = MODELS,
+) -> list[Result]:
+    """One :class:`Result` per value of ``setting``, each read by a new reader (with the
+    models in ``models``) over the same ``drawn`` tables; the constant is put back however
+    the sweep ends."""
     from vision import evaluate
     from vision.card_misses import miss_buckets
     from vision.reader import TableReader
@@ -247,7 +266,7 @@ def sweep(game: str, setting: Setting, drawn: list[Table], misses: bool = False)
     try:
         for value in setting.values:
             setattr(setting.module, setting.name, value)
-            reader = TableReader(game)  # type: ignore[arg-type]
+            reader = TableReader(game, models=models)  # type: ignore[arg-type]
             total = evaluate.Score()
             why: Counter[str] = Counter()
             started = time.perf_counter()
@@ -268,13 +287,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("game", choices=GAMES)
     ap.add_argument("--start", type=int, help="first table's seed (generated tables)")
     ap.add_argument("--scenes", type=int, default=200, help="tables (default 200)")
-    ap.add_argument("--set", required=True, dest="setting", help="MODULE.NAME=V1,V2,...")
+    ap.add_argument("--set", dest="setting", help="MODULE.NAME=V1,V2,... (else as shipped)")
+    ap.add_argument(
+        "--models",
+        type=Path,
+        action="append",
+        help="read with the models in this folder (repeat to compare; default models/)",
+    )
     ap.add_argument("--held-out", action="store_true", help="Four Color / Cactus: held-out fonts")
     ap.add_argument("--misses", action="store_true", help="card games: why indices were missed")
     ap.add_argument("--photos", choices=("train", "dev"), help="real photos, not generated tables")
     args = ap.parse_args(argv)
     try:
-        setting = parse_setting(args.setting)
+        if args.setting is None and not args.models:
+            raise SweepError("--set MODULE.NAME=V1,V2,... is needed unless --models is given")
+        setting = parse_setting(args.setting) if args.setting else _as_shipped()
+        for folder in args.models or []:
+            if not any(folder.glob("*.onnx")):
+                raise SweepError(f"--models {folder}: no .onnx models there")
         if args.photos:
             drawn = list(photos(args.game, args.photos))
         else:
@@ -286,8 +316,11 @@ def main(argv: list[str] | None = None) -> int:
             drawn = list(tables(args.game, args.start, args.scenes, args.held_out))
     except SweepError as e:
         ap.error(str(e))
-    for result in sweep(args.game, setting, drawn, args.misses):
-        print(result.line(setting.label), flush=True)
+    for folder in args.models or [MODELS]:
+        prefix = f"{folder}: " if args.models else ""
+        label = setting.label if args.setting else ""
+        for result in sweep(args.game, setting, drawn, args.misses, folder):
+            print(prefix + result.line(label), flush=True)
     return 0
 
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
+import numpy as np
 import pytest
 
 from bench import _sweep
@@ -145,3 +149,61 @@ def test_generated_tables_need_a_first_seed(capsys: pytest.CaptureFixture[str]) 
     with pytest.raises(SystemExit):
         _sweep.main(["cards", "--set", "reader.FINE_BELOW=30"])
     assert "--start is needed" in capsys.readouterr().err
+
+
+def test_models_are_compared_on_the_same_tables_without_a_setting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A folder holding the shipped card model, and one holding a model that reads nothing
+    # (its bias says "none" for every crop): each folder gets its own line.
+    import shutil
+
+    from vision.recognise import MODELS
+
+    same, blind = tmp_path / "same", tmp_path / "blind"
+    for folder in (same, blind):
+        folder.mkdir()
+        for f in MODELS.glob("cards.*"):
+            shutil.copy(f, folder)
+    for model in blind.glob("*.onnx"):  # int8 or float: whichever this CPU reads
+        _blind_model(model)
+    argv = ["cards", "--start", str(FRESH), "--scenes", "2"]
+    assert _sweep.main([*argv, "--models", str(same), "--models", str(blind)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(": ")[0] for line in lines] == [str(same), str(blind)]
+    counts = [tuple(int(n) for n in re.findall(r"right (\d+) / (\d+)", line)[0]) for line in lines]
+    assert counts[0][0] > 0 and counts[1] == (0, counts[0][1])
+    assert _sweep.main([*argv, "--set", "reader.CARD_MIN_CONFIDENCE=0.6"]) == 0
+    assert capsys.readouterr().out.split(": right")[0] == "vision.reader.CARD_MIN_CONFIDENCE=0.6"
+
+
+def test_a_models_folder_without_models_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        _sweep.main(["cards", "--start", str(FRESH), "--models", str(tmp_path)])
+    assert f"--models {tmp_path}: no .onnx models there" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        _sweep.main(["cards", "--start", str(FRESH)])
+    assert "--set MODULE.NAME=V1,V2,... is needed unless --models" in capsys.readouterr().err
+
+
+def _blind_model(path: Path) -> None:
+    """Rewrite ``path`` so its logits say ``none`` for every crop: a model that reads nothing."""
+    import json
+
+    import onnx
+    from onnx import helper, numpy_helper
+
+    labels = json.loads((path.parent / "cards.labels.json").read_text())["labels"]
+    m = onnx.load(str(path))
+    out = next(o for o in m.graph.output if o.name == "logits")
+    bias = [-50.0] * len(labels)
+    bias[labels.index("none")] = 50.0
+    m.graph.initializer.append(numpy_helper.from_array(np.array(bias, np.float32), "blind"))
+    for node in m.graph.node:
+        node.output[:] = ["logits_raw" if o == "logits" else o for o in node.output]
+    m.graph.node.append(helper.make_node("Mul", ["logits_raw", "zero"], ["logits_zero"]))
+    m.graph.node.append(helper.make_node("Add", ["logits_zero", "blind"], [out.name]))
+    m.graph.initializer.append(numpy_helper.from_array(np.array(0.0, np.float32), "zero"))
+    onnx.save(m, str(path))
