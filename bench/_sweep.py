@@ -141,13 +141,6 @@ def _refuse_copies(module: ModuleType, name: str) -> None:
                 )
 
 
-def _as_shipped() -> Setting:
-    """A "sweep" of one value that leaves every constant as shipped (to compare models)."""
-    from vision import reader
-
-    return Setting(reader, "CARD_MIN_CONFIDENCE", [reader.CARD_MIN_CONFIDENCE])
-
-
 def check_seeds(game: str, start: int, scenes: int, held_out: bool = False) -> None:
     """Refuse seeds the benchmark scores ``game`` on, or that training rendered."""
     from bench import vision as bench_vision
@@ -249,37 +242,44 @@ class Result:
 
 def sweep(
     game: str,
-    setting: Setting,
+    setting: Setting | None,
     drawn: list[Table],
     misses: bool = False,
     models: Path = MODELS,
 ) -> list[Result]:
-    """One :class:`Result` per value of ``setting``, each read by a new reader (with the
-    models in ``models``) over the same ``drawn`` tables; the constant is put back however
-    the sweep ends."""
-    from vision import evaluate
-    from vision.card_misses import miss_buckets
-    from vision.reader import TableReader
-
+    """One :class:`Result` per value of ``setting`` (one, every constant as shipped, without
+    one), each read by a new reader (with the models in ``models``) over the same ``drawn``
+    tables; the constant is put back however the sweep ends."""
+    if setting is None:
+        return [_read(game, drawn, misses, models, None)]
     original = getattr(setting.module, setting.name)
     out = []
     try:
         for value in setting.values:
             setattr(setting.module, setting.name, value)
-            reader = TableReader(game, models=models)  # type: ignore[arg-type]
-            total = evaluate.Score()
-            why: Counter[str] = Counter()
-            started = time.perf_counter()
-            for t in drawn:
-                reading = reader.read(t.image)
-                total.add(t.score(reading.objects))
-                if misses and game in CARD_GAMES:
-                    why.update(miss_buckets(reader, t.image, t.truths, t.ignore, reading))
-            seconds = time.perf_counter() - started
-            out.append(Result(value, total.right, total.objects, total.spurious, seconds, why))
+            out.append(_read(game, drawn, misses, models, value))
     finally:
         setattr(setting.module, setting.name, original)
     return out
+
+
+def _read(game: str, drawn: list[Table], misses: bool, models: Path, value: Any) -> Result:
+    """Every table read by a new reader, with the constants as they stand now."""
+    from vision import evaluate
+    from vision.card_misses import miss_buckets
+    from vision.reader import TableReader
+
+    reader = TableReader(game, models=models)  # type: ignore[arg-type]
+    total = evaluate.Score()
+    why: Counter[str] = Counter()
+    started = time.perf_counter()
+    for t in drawn:
+        reading = reader.read(t.image)
+        total.add(t.score(reading.objects))
+        if misses and game in CARD_GAMES:
+            why.update(miss_buckets(reader, t.image, t.truths, t.ignore, reading))
+    seconds = time.perf_counter() - started
+    return Result(value, total.right, total.objects, total.spurious, seconds, why)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -301,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.setting is None and not args.models:
             raise SweepError("--set MODULE.NAME=V1,V2,... is needed unless --models is given")
-        setting = parse_setting(args.setting) if args.setting else _as_shipped()
+        setting = parse_setting(args.setting) if args.setting else None
         for folder in args.models or []:
             if not any(folder.glob("*.onnx")):
                 raise SweepError(f"--models {folder}: no .onnx models there")
@@ -318,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(str(e))
     for folder in args.models or [MODELS]:
         prefix = f"{folder}: " if args.models else ""
-        label = setting.label if args.setting else ""
+        label = setting.label if setting else ""
         for result in sweep(args.game, setting, drawn, args.misses, folder):
             print(prefix + result.line(label), flush=True)
     return 0
