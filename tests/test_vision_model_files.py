@@ -49,3 +49,15 @@ def test_a_damaged_label_file_is_named(text: str, tmp_path: Path) -> None:
     (models / "cards.labels.json").write_text(text)
     with pytest.raises(ModelError, match=r"label file .*cards\.labels\.json cannot be read"):
         Recogniser.named("cards", models)
+
+
+def test_a_damaged_pip_model_is_named(tmp_path: Path) -> None:
+    models = _models(tmp_path)
+    for f in MODELS.glob("cards.*"):
+        shutil.copy(f, models / f.name)
+    (models / "pips.onnx").write_bytes(b"<html>404</html>")
+    with pytest.raises(ModelError) as err:
+        TableReader("cards", models=models)
+    assert str(models / "pips.onnx") in str(err.value)
+    assert "tableref train pips" in str(err.value)
+    TableReader("allin", models=models)  # the All In deck reads no pips

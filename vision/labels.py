@@ -161,6 +161,15 @@ def cactus_spec() -> LabelSpec:
     return _build("cactus", (72, 24), (("card", names),), combos, {"cactus": _CACTUS})
 
 
+def pips_spec() -> LabelSpec:
+    """A standard card's pip, looked at beside its index (:mod:`vision.card_pips`): its suit,
+    or ``none`` where the ink found there is no pip (table texture, a letter, court art)."""
+    suits = (*_STANDARD_SUITS, "-")
+    combos: list[tuple[str, tuple[str, ...]]] = [(s, (s,)) for s in _STANDARD_SUITS]
+    combos.append((NONE, ("-",)))
+    return _build("pips", (24, 24), (("suit", suits),), combos, {"cards": _STANDARD_SUITS})
+
+
 def spec_for(kind: str) -> LabelSpec:
     if kind == "tiles":
         return tiles_spec()
@@ -170,4 +179,8 @@ def spec_for(kind: str) -> LabelSpec:
         return fourcolor_spec()
     if kind == "cactus":
         return cactus_spec()
-    raise ValueError(f"unknown recogniser {kind!r}: expected tiles, cards, fourcolor or cactus")
+    if kind == "pips":
+        return pips_spec()
+    raise ValueError(
+        f"unknown recogniser {kind!r}: expected tiles, cards, fourcolor, cactus or pips"
+    )

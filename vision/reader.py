@@ -398,6 +398,12 @@ class TableReader:
         self.glare = cards if glare is None else glare  # glare_look: washed-out indices
         self.mates = cards if mates is None else mates  # card_mates.vouch
         self.pips = game == "cards" if pips is None else pips  # card_pips: standard deck
+        # The pips' own recogniser: from ``models`` where it holds one, else the shipped one
+        # (a folder of card models under trial need not hold it).
+        self.pip_recogniser: Recogniser | None = None
+        if self.pips:
+            pip_models = models if (models / "pips.onnx").is_file() else MODELS
+            self.pip_recogniser = Recogniser.named("pips", pip_models)
         # tile_size: a tile framed far smaller than its neighbours takes their size.
         self.tile_sizes = self.kind == "tiles" if tile_sizes is None else tile_sizes
         # Tiles with a deck profile: a tile's overlapping reads name it together
@@ -924,14 +930,17 @@ class TableReader:
         self, image: Image, quads: list[npt.NDArray[np.float32]], reads: list[Read], at: list[int]
     ) -> list[Read]:
         """Standard deck: a kept read whose suit the index leaves in doubt (under
-        :data:`card_pips.PIP_LOOK_BELOW`) takes the suit its card's pips show, where they show
-        it clearly (:func:`card_pips.pip_suit`); the pips are read in one batch, both ways
-        up."""
+        :data:`card_pips.PIP_LOOK_BELOW`) takes the other suit of its colour where its card's
+        pips, read by the pip recogniser, outweigh the index (:func:`card_pips.pip_suit`);
+        the pips are read in one batch, both ways up."""
+        pipper = self.pip_recogniser
+        if pipper is None:
+            return reads
         looks = []
         placed = card_mates.Frames([quads[i] for i in at])
         for n, i in enumerate(at):
             r = reads[i]
-            if r.logits is None or len(r.label) < 2:
+            if r.logits is None or card_pips.other_suit(r.label) is None:
                 continue
             p, names = self.recogniser.probabilities(r.logits[None], self.deck)
             if max(card_pips.suit_shares(p[0], names).values()) >= card_pips.PIP_LOOK_BELOW:
@@ -939,30 +948,40 @@ class TableReader:
             # Other kept reads, but not this card's own other index.
             mate = placed.mates_of(n)
             others = [quads[j] for m, j in enumerate(at) if j != i and not mate[m]]
-            frames = card_pips.pip_frames(image, quads[i], others)
-            if frames:
-                looks.append((i, p[0], frames))
+            squares = card_pips.pip_squares(card_pips.pip_frames(image, quads[i], others))
+            if squares:
+                looks.append((i, p[0], names, squares))
         if not looks:
             return reads
-        batch = crops(image, [f for *_, frames in looks for f in frames], self.recogniser.spec.crop)
-        logits, _ = self.recogniser.run(np.concatenate([batch, batch[:, ::-1, ::-1]]))
-        probs, names = self.recogniser.probabilities(
-            ((logits[: len(batch)] + logits[len(batch) :]) / 2).astype(np.float32), self.deck
+        batch = crops(image, [q for *_, squares in looks for q in squares], pipper.spec.crop)
+        logits, _ = pipper.run(np.concatenate([batch, batch[:, ::-1, ::-1]]))
+        probs, suits = pipper.probabilities(
+            ((logits[: len(batch)] + logits[len(batch) :]) / 2).astype(np.float32), "cards"
         )
         out = list(reads)
         start = 0
-        for i, p, frames in looks:
-            pips = [card_pips.suit_shares(q, names) for q in probs[start : start + len(frames)]]
-            start += len(frames)
+        for i, p, names, squares in looks:
+            # Each pip's suit shares, the pips the recogniser finds no pip left out.
+            pips = [
+                dict(
+                    zip(
+                        suits[:-1],
+                        (row[:-1] / max(float(row[:-1].sum()), 1e-12)).tolist(),
+                        strict=True,
+                    )
+                )
+                for row in probs[start : start + len(squares)]
+                if row[-1] < card_pips.PIP_NOT_PIP
+            ]
+            start += len(squares)
             old = reads[i].label
-            suit = card_pips.pip_suit(old, pips)
-            new = old[:-1] + (suit or "")
-            if suit is None or new not in names:
+            new = old[:-1] + str(card_pips.other_suit(old))
+            if new not in names:
                 continue
             p_old, p_new = float(p[names.index(old)]), float(p[names.index(new)])
-            if p_new < card_pips.PIP_INDEX_LEAST:
+            if card_pips.pip_suit(old, p_old, p_new, pips) is None:
                 continue
-            conf = card_pips.redivided(p_old, p_new, pips, old[-1], suit)
+            conf = card_pips.redivided(p_old, p_new, pips, old[-1], new[-1])
             rest = [a for a in reads[i].alternatives if a[0] not in (old, new)]
             out[i] = replace(
                 reads[i],

@@ -55,6 +55,9 @@ class Scene:
     # still read them, so scoring neither demands them nor counts a right read of one as
     # spurious (a wrong read of one still is). Training does not use them.
     partial: list[Truth] = field(default_factory=list)
+    # Card scenes: every card's label and outline, in the order laid (a later card lies on
+    # top), so whatever lies at a point can be told (vision.train_pips).
+    cards: list[Truth] = field(default_factory=list)
 
 
 def tile_labels() -> list[str]:
@@ -589,6 +592,7 @@ def card_scene(
             "rotation": _rotation_bin(base_angle),
         },
         partial,
+        [Truth(chosen[k], q) for k, (q, _) in enumerate(placed)],
     )
 
 

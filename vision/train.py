@@ -87,6 +87,9 @@ SHIPPED = {
     ),
     "fourcolor": Settings("fourcolor", scenes=300, epochs=10, real=False),
     "cactus": Settings("cactus", scenes=500, epochs=8, real=False, jitters=6),
+    # The pips beside a standard card's index (vision.train_pips): few real ones, so each
+    # epoch sees them five times.
+    "pips": Settings("pips", scenes=1500, epochs=12, real_repeat=5),
 }
 # Kinds read in their true turn only: a half-turned crop is "none", so no half-turn augmentation.
 UPRIGHT_ONLY = ("fourcolor", "cactus")
@@ -469,7 +472,7 @@ def _augment(x: Any, kind: str, gen: Any, stretch: float = 0.0) -> Any:
     gain = 0.6 + 0.8 * torch.rand(n, 1, 1, 1, generator=gen)
     chan = 1.0 + 0.08 * (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * 2
     x = x * gain * chan + 40 * (torch.rand(n, 1, 1, 1, generator=gen) - 0.5)
-    if kind == "cards":  # many real card photos are grey
+    if kind in ("cards", "pips"):  # many real card photos are grey
         grey = torch.rand(n, generator=gen) < 0.3
         g = x.mean(1, keepdim=True).expand_as(x)
         x = torch.where(grey[:, None, None, None], g, x)
@@ -578,7 +581,7 @@ def _export(model: Any, dummy: Any, path: Path) -> None:
 CACHE = Path(__file__).resolve().parent.parent / "build" / "train-cache"
 # Bump a kind's version when synth, detect, crops or the training labels change what its crops
 # look like or say (cards 11: seven training labels corrected, vision/label_review.json).
-_CACHE_VERSION = {"tiles": 9, "cards": 11, "fourcolor": 2, "cactus": 1}
+_CACHE_VERSION = {"tiles": 9, "cards": 11, "fourcolor": 2, "cactus": 1, "pips": 1}
 
 
 def _build_any(
@@ -589,6 +592,11 @@ def _build_any(
 
         s = settings
         return train_fcc.build(s.kind, s.seed, s.scenes, s.jitters, s.workers, progress)
+    if settings.kind == "pips":
+        from vision import train_pips
+
+        s = settings
+        return train_pips.build(s.seed, s.scenes, s.workers, s.real, s.dev_out, progress)
     return build(settings, progress)
 
 

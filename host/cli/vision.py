@@ -29,6 +29,7 @@ class Kind(StrEnum):
     cards = "cards"
     fourcolor = "fourcolor"
     cactus = "cactus"
+    pips = "pips"
 
 
 @app.command("read")
@@ -160,7 +161,11 @@ def _on_table(
 @app.command("train")
 def train(
     kind: Annotated[
-        Kind, typer.Argument(help="Which recogniser: tiles, cards, fourcolor or cactus.")
+        Kind,
+        typer.Argument(
+            help="Which recogniser: tiles, cards, fourcolor, cactus, or pips (a standard "
+            "card's pips, read where its index leaves the suit in doubt)."
+        ),
     ],
     seed: Annotated[int, typer.Option(help="Seed for every random choice.")] = 0,
     scenes: Annotated[
@@ -171,7 +176,7 @@ def train(
         int | None, typer.Option(help="Passes over the crops (default: as for the shipped model).")
     ] = None,
     real: Annotated[
-        bool, typer.Option(help="Add the real photos' training split (tiles and cards).")
+        bool, typer.Option(help="Add the real photos' training split (tiles, cards, pips).")
     ] = True,
     out: Annotated[Path, typer.Option(help="Folder for the .onnx and label files.")] = Path(
         "models"
