@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 import warnings
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -385,6 +385,27 @@ def real_turns(
     return out
 
 
+class Gathered:
+    """The crops and labels of render jobs, taken in submission order (so a build is the same
+    however the pool schedules it), with the render stage's progress reported."""
+
+    def __init__(self, total: int, progress: Callable[[str, int, int], None] | None) -> None:
+        self.xs: list[Crops] = []
+        self.ys: list[int] = []
+        self.total = total
+        self.done = 0
+        self.progress = progress
+
+    def take(self, jobs: list[Future[tuple[list[Crops], list[int]]]]) -> None:
+        for job in jobs:
+            cx, cy = job.result()
+            self.xs.extend(cx)
+            self.ys.extend(cy)
+            self.done += 1
+            if self.progress:
+                self.progress("render", self.done, self.total)
+
+
 def build(
     settings: Settings, progress: Callable[[str, int, int], None] | None = None
 ) -> tuple[Crops, npt.NDArray[np.int64], dict[str, int]]:
@@ -404,21 +425,11 @@ def build(
     ]
     # Labels found wrong by eye are learnt as the photo shows them (vision/label_review.json).
     photos = label_review.for_training(photos, kind)  # type: ignore[arg-type]
-    total = settings.scenes + len(photos)
-    xs: list[Crops] = []
-    ys: list[int] = []
-
-    done = 0
+    gathered = Gathered(settings.scenes + len(photos), progress)
+    xs, ys = gathered.xs, gathered.ys
 
     def run(pool: ProcessPoolExecutor, fn: Callable[[Any], Any], args: list[Any]) -> None:
-        nonlocal done
-        for fut in [pool.submit(fn, arg) for arg in args]:
-            cx, cy = fut.result()
-            xs.extend(cx)
-            ys.extend(cy)
-            done += 1
-            if progress:
-                progress("render", done, total)
+        gathered.take([pool.submit(fn, arg) for arg in args])
 
     with ProcessPoolExecutor(max_workers=settings.workers) as pool:
         scenes = [

@@ -28,6 +28,7 @@ import numpy.typing as npt
 from vision import card_pips, datasets, label_review, synth
 from vision.crops import crop
 from vision.labels import NONE, spec_for
+from vision.train import Gathered
 
 Crops = npt.NDArray[Any]
 Quad = npt.NDArray[np.float32]
@@ -137,28 +138,15 @@ def build(
         if p.split == "train" and not (dev_out and datasets.in_dev_fold(p.path.name))
     ]
     photos = label_review.for_training(photos, "cards")
-    total = scenes + len(photos)
-    xs: list[Crops] = []
-    ys: list[int] = []
-    done = 0
-
-    def gather(jobs: list[Any]) -> None:
-        nonlocal done
-        for job in jobs:
-            cx, cy = job.result()
-            xs.extend(cx)
-            ys.extend(cy)
-            done += 1
-            if progress:
-                progress("render", done, total)
-
+    gathered = Gathered(scenes + len(photos), progress)
     with ProcessPoolExecutor(max_workers=workers) as pool:
         seeds = [seed * 1_000_003 + SCENE_SEED + i for i in range(scenes)]
         scene_jobs = [pool.submit(_scene_job, s) for s in seeds]
         photo_jobs = [pool.submit(_photo_job, p) for p in photos]
-        gather(scene_jobs)
-        first_real = len(ys)
-        gather(photo_jobs)
+        gathered.take(scene_jobs)
+        first_real = len(gathered.ys)
+        gathered.take(photo_jobs)
+    xs, ys = gathered.xs, gathered.ys
     if not xs:
         raise ValueError("no pip crops: render some tables or add the real photos")
     sources = {"scenes": scenes, "photos": len(photos), "first_real_crop": first_real}
