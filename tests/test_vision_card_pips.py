@@ -10,6 +10,7 @@ from vision.card_pips import (
     PIP_LEAST,
     other_suit,
     pip_frames,
+    pip_shares,
     pip_squares,
     pip_suit,
     redivided,
@@ -51,6 +52,16 @@ def test_pips_do_not_decide_when(
     p_old: float, p_new: float, pips: list[dict[str, float]], why: str
 ) -> None:
     assert pip_suit("5S", p_old, p_new, pips) is None, why
+
+
+def test_a_pip_read_as_no_pip_is_left_out_and_the_rest_shared_among_the_suits() -> None:
+    names = ["S", "H", "D", "C", NONE]
+    probs = np.array(
+        [[0.45, 0.0, 0.0, 0.45, 0.1], [0.2, 0.0, 0.0, 0.1, 0.7]], np.float32
+    )  # a pip in doubt between two suits, then a blob that is no pip
+    shares = pip_shares(probs, names)
+    assert len(shares) == 1
+    assert shares[0] == pytest.approx({"S": 0.5, "H": 0.0, "D": 0.0, "C": 0.5})
 
 
 def test_the_pips_divide_the_index_probability_of_its_two_cards() -> None:

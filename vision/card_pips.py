@@ -133,6 +133,22 @@ PIP_INDEX_LEAST = 0.02
 PIP_NOT_PIP = 0.5
 
 
+def pip_shares(probs: npt.NDArray[np.float32], names: Sequence[str]) -> list[dict[str, float]]:
+    """Each pip's suit shares from the pip recogniser's probabilities (rows over ``names``,
+    the four suits then ``none``), the rows it finds no pip (``none`` at PIP_NOT_PIP or more)
+    left out."""
+    suits = [n for n in names if n != NONE]
+    at = [names.index(s) for s in suits]
+    none = names.index(NONE)
+    out = []
+    for row in probs:
+        if float(row[none]) >= PIP_NOT_PIP:
+            continue
+        total = max(float(row[at].sum()), 1e-12)
+        out.append({s: float(row[i]) / total for s, i in zip(suits, at, strict=True)})
+    return out
+
+
 def other_suit(label: str) -> str | None:
     """The other suit of ``label``'s colour (S and C, H and D); None for no standard suit."""
     pair = next((p for p in PAIRS if label[-1:] in p), None)

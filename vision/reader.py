@@ -961,18 +961,7 @@ class TableReader:
         out = list(reads)
         start = 0
         for i, p, names, squares in looks:
-            # Each pip's suit shares, the pips the recogniser finds no pip left out.
-            pips = [
-                dict(
-                    zip(
-                        suits[:-1],
-                        (row[:-1] / max(float(row[:-1].sum()), 1e-12)).tolist(),
-                        strict=True,
-                    )
-                )
-                for row in probs[start : start + len(squares)]
-                if row[-1] < card_pips.PIP_NOT_PIP
-            ]
+            pips = card_pips.pip_shares(probs[start : start + len(squares)], suits)
             start += len(squares)
             old = reads[i].label
             new = old[:-1] + str(card_pips.other_suit(old))

@@ -118,11 +118,14 @@ def _card_fit(q: synth.Quad, truth: synth.Quad, real: bool) -> str:
         if aligned(q, truth, 25.0):
             return "index" if quad_iou(q, truth) >= 0.35 else "unsure"
         return "sideways" if aligned(q, truth[[1, 2, 3, 0]], 25.0) else "unsure"
-    w, h = truth[2] - truth[0]
-    # A portrait box: the index stands upright (or upside down); a landscape box: the card
-    # lies on its side.
-    turn: Turn | None = "upright" if h > 1.25 * w else ("sideways" if w > 1.25 * h else None)
-    return _turned_fit(q, turn)
+    return _turned_fit(q, box_turn(truth))
+
+
+def box_turn(box: synth.Quad) -> Turn | None:
+    """A real label box's index turn by its shape: a portrait box stands upright (or upside
+    down), a landscape box lies on its side; a squarish one's turn is not known."""
+    w, h = box[2] - box[0]
+    return "upright" if h > 1.25 * w else ("sideways" if w > 1.25 * h else None)
 
 
 def _turned_fit(q: synth.Quad, turn: Turn | None) -> str:
@@ -327,7 +330,7 @@ def speckle(image: synth.Image, rng: np.random.Generator) -> synth.Image:
     return out
 
 
-def _read_photo(photo: datasets.Photo) -> synth.Image:
+def read_photo(photo: datasets.Photo) -> synth.Image:
     image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
     if image is None:
         raise FileNotFoundError(f"cannot read {photo.path}")
@@ -340,7 +343,7 @@ def _photo_job(
     kind, photo, seed, jitters, extra = args
     rng = np.random.default_rng(seed)
     spec = spec_for(kind)
-    image = _read_photo(photo)
+    image = read_photo(photo)
     return crops_from(
         kind, spec, image, photo.truths, rng, jitters, photo.ignore, real=True, **extra
     )
@@ -379,10 +382,22 @@ def real_turns(
         recogniser = Recogniser(export(model, spec, Path(tmp)), spec)
         out: dict[str, list[Turn | None]] = {}
         for i, p in enumerate(photos):
-            out[p.path.name] = photo_turns(recogniser, _read_photo(p), p.truths)
+            out[p.path.name] = photo_turns(recogniser, read_photo(p), p.truths)
             if progress:
                 progress("turns", i + 1, len(photos))
     return out
+
+
+def training_photos(kind: str, real: bool = True, dev_out: bool = False) -> list[datasets.Photo]:
+    """The real photos of ``kind`` training learns from (none without ``real``): the training
+    split, less its dev fold with ``dev_out``."""
+    photos = [
+        p
+        for p in (datasets.load(kind) if real else [])  # type: ignore[arg-type]
+        if p.split == "train" and not (dev_out and datasets.in_dev_fold(p.path.name))
+    ]
+    # Labels found wrong by eye are learnt as the photo shows them (vision/label_review.json).
+    return label_review.for_training(photos, kind)  # type: ignore[arg-type]
 
 
 class Gathered:
@@ -418,13 +433,7 @@ def build(
     }
     if settings.reframe and kind == "cards":
         extra["reframes"] = CARD_REFRAMES
-    photos = [
-        p
-        for p in (datasets.load(kind) if settings.real else [])  # type: ignore[arg-type]
-        if p.split == "train" and not (settings.dev_out and datasets.in_dev_fold(p.path.name))
-    ]
-    # Labels found wrong by eye are learnt as the photo shows them (vision/label_review.json).
-    photos = label_review.for_training(photos, kind)  # type: ignore[arg-type]
+    photos = training_photos(kind, settings.real, settings.dev_out)
     gathered = Gathered(settings.scenes + len(photos), progress)
     xs, ys = gathered.xs, gathered.ys
 

@@ -3,7 +3,7 @@ looks at (:func:`vision.card_pips.pip_frames`), each labelled with its suit, or 
 
 The reader asks the pips beside a doubtful index which suit its card is. It used to ask the
 card recogniser, which learnt card faces' pips as ``none`` and read a lone pip's suit poorly
-(a fifth of the blobs the pip search finds lie on the table, not the card). A model of its
+(about 3 in 10 of the blobs the pip search finds lie off the card). A model of its
 own learns pips, both ways up as cards print them, and learns the table's texture, another
 card's letters and a cut blob as ``none``.
 
@@ -21,14 +21,14 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision import card_pips, datasets, label_review, synth
+from vision import card_pips, datasets, synth
 from vision.crops import crop
 from vision.labels import NONE, spec_for
-from vision.train import Gathered
+from vision.matching import inside
+from vision.train import Gathered, box_turn, read_photo, training_photos
 
 Crops = npt.NDArray[Any]
 Quad = npt.NDArray[np.float32]
@@ -37,11 +37,6 @@ COURTS = ("J", "Q", "K")
 # of the span each way): the span's edges hold the indices' own columns and the card's rim.
 REAL_INSIDE = 0.1
 SCENE_SEED = 5_000_000  # generated tables' seeds: seed * 1_000_003 + SCENE_SEED + i
-
-
-def _inside(quad: Quad, point: npt.NDArray[Any]) -> bool:
-    poly = quad.astype(np.float32).reshape(-1, 1, 2)
-    return cv2.pointPolygonTest(poly, (float(point[0]), float(point[1])), False) >= 0
 
 
 def _looks(
@@ -61,9 +56,9 @@ def scene_crops(scene: synth.Scene) -> tuple[list[Crops], list[int]]:
     for k, t in enumerate(scene.truths):
         others = [u.quad for j, u in enumerate(scene.truths) if j != k and u.label != t.label]
         for quad, centre in _looks(scene.image, t.quad, others):
-            if any(_inside(i, centre) for i in indices):
+            if any(inside(centre, i) for i in indices):
                 continue  # an index's own rank or suit
-            owner = next((c.label for c in reversed(scene.cards) if _inside(c.quad, centre)), None)
+            owner = next((c.label for c in reversed(scene.cards) if inside(centre, c.quad)), None)
             if owner is None:
                 label = NONE
             elif owner[:-1] in COURTS or owner[-1] not in spec.decks["cards"]:
@@ -75,21 +70,19 @@ def scene_crops(scene: synth.Scene) -> tuple[list[Crops], list[int]]:
     return xs, ys
 
 
-def _upright(box: Quad) -> Quad | None:
-    """A real label box as an index frame: a portrait box stands upright, a landscape one
-    lies on its side (turned a quarter); a squarish one's turn is not known."""
-    w, h = box[2] - box[0]
-    if h > 1.25 * w:
-        return box
-    if w > 1.25 * h:
-        return np.roll(box, 1, axis=0)
-    return None
+def _frame(box: Quad) -> Quad | None:
+    """A real label box as an index frame, by its shape (:func:`vision.train.box_turn`): a
+    box lying on its side is turned back a quarter; a squarish one's turn is not known."""
+    turn = box_turn(box)
+    if turn is None:
+        return None
+    return box if turn == "upright" else np.roll(box, 1, axis=0)
 
 
 def photo_crops(image: synth.Image, truths: list[synth.Truth]) -> tuple[list[Crops], list[int]]:
     """Labelled pip crops from one real photo: pips of cards labelled at both corners."""
     spec = spec_for("pips")
-    frames = [_upright(t.quad) for t in truths]
+    frames = [_frame(t.quad) for t in truths]
     xs: list[Crops] = []
     ys: list[int] = []
     for k, t in enumerate(truths):
@@ -104,7 +97,7 @@ def photo_crops(image: synth.Image, truths: list[synth.Truth]) -> tuple[list[Cro
         margin = REAL_INSIDE * (hi - lo)
         others = [f for j, f in enumerate(frames) if f is not None and truths[j].label != t.label]
         for quad, centre in _looks(image, index, others):
-            if any(_inside(u.quad, centre) for u in truths):
+            if any(inside(centre, u.quad) for u in truths):
                 continue
             if np.all(centre > lo + margin) and np.all(centre < hi - margin):
                 xs.append(crop(image, quad, spec.crop))
@@ -117,10 +110,7 @@ def _scene_job(seed: int) -> tuple[list[Crops], list[int]]:
 
 
 def _photo_job(photo: datasets.Photo) -> tuple[list[Crops], list[int]]:
-    image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise FileNotFoundError(f"cannot read {photo.path}")
-    return photo_crops(np.asarray(image, np.uint8), photo.truths)
+    return photo_crops(read_photo(photo), photo.truths)
 
 
 def build(
@@ -132,12 +122,7 @@ def build(
     progress: Callable[[str, int, int], None] | None = None,
 ) -> tuple[Crops, npt.NDArray[np.int64], dict[str, int]]:
     """Every pip crop and label, generated tables' first, then the real photos'."""
-    photos = [
-        p
-        for p in (datasets.load("cards") if real else [])
-        if p.split == "train" and not (dev_out and datasets.in_dev_fold(p.path.name))
-    ]
-    photos = label_review.for_training(photos, "cards")
+    photos = training_photos("cards", real, dev_out)
     gathered = Gathered(scenes + len(photos), progress)
     with ProcessPoolExecutor(max_workers=workers) as pool:
         seeds = [seed * 1_000_003 + SCENE_SEED + i for i in range(scenes)]
