@@ -12,7 +12,8 @@ scenes), ``fourcolor`` and ``cactus`` (as ``bench.vision_extra`` does; ``--held-
 them in the held-out fonts). ``--misses`` adds, for card games, why each index was missed
 (:mod:`vision.card_misses`). ``--photos train|dev`` reads real photos of
 ``../shared/datasets/`` instead (``rummikub`` or ``cards``): the training split, or its dev
-fold (:func:`vision.datasets.in_dev_fold`); the shipped models trained on both, so they
+fold (:func:`vision.datasets.in_dev_fold`), scored against their labels as reviewed
+(``*_training`` in ``vision/label_review.json``); the shipped models trained on both, so they
 guard against harm rather than measure a gain. The held-out split is never read.
 
 A constant is chosen on tables the benchmark does not score and training never rendered, so
@@ -182,7 +183,7 @@ def photos(game: str, which: str) -> Iterator[Table]:
     """The real photos of ``which`` (``train`` or ``dev``) for ``game``; never held-out ones."""
     import cv2
 
-    from vision import datasets
+    from vision import datasets, label_review
 
     if game not in PHOTO_GAMES:
         raise SweepError(f"real photos are of Rummikub tiles and cards only, not {game}")
@@ -190,9 +191,15 @@ def photos(game: str, which: str) -> Iterator[Table]:
         raise SweepError(
             f"--photos is train or dev (the held-out split is never read), not {which}"
         )
-    for p in datasets.load(PHOTO_GAMES[game]):  # type: ignore[arg-type]
-        if p.split != "train" or (which == "dev" and not datasets.in_dev_fold(p.path.name)):
-            continue
+    kind = PHOTO_GAMES[game]
+    # Scored against the training split's labels as reviewed (vision/label_review.json), as
+    # training learns them: a label found wrong by eye would count a right read as missed.
+    chosen = [
+        p
+        for p in datasets.load(kind)  # type: ignore[arg-type]
+        if p.split == "train" and (which == "train" or datasets.in_dev_fold(p.path.name))
+    ]
+    for p in label_review.for_training(chosen, kind):  # type: ignore[arg-type]
         image = cv2.imread(str(p.path), cv2.IMREAD_COLOR)
         cards = game == "cards"  # a card's other, unlabelled corner, as bench.vision counts it
         yield Table(

@@ -137,6 +137,26 @@ def test_real_photos_are_the_training_split_or_its_dev_fold_never_held_out() -> 
         next(_sweep.photos("allin", "dev"))
 
 
+def test_real_photos_are_scored_against_their_labels_as_reviewed() -> None:
+    from collections import Counter
+
+    from vision import datasets, label_review
+
+    fixes = label_review.corrections("tiles", part="training")
+    dev = {f.photo for f in fixes if datasets.in_dev_fold(f.photo)}
+    assert dev, "a reviewed tile photo lies in the dev fold"
+    published = Counter(
+        t.label
+        for p in datasets.load("tiles")
+        if p.split == "train" and datasets.in_dev_fold(p.path.name)
+        for t in p.truths
+    )
+    swept = Counter(t.label for table in _sweep.photos("rummikub", "dev") for t in table.truths)
+    moved = Counter(f.label for f in fixes if f.photo in dev)
+    assert swept == published - Counter(f.was for f in fixes if f.photo in dev) + moved
+    assert swept != published
+
+
 def test_a_photo_is_scored_as_the_benchmark_scores_it() -> None:
     photo = next(_sweep.photos("rummikub", "dev"))
     setting = parse_setting("reader.TILE_LOOK_FROM=0.3")

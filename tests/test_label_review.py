@@ -95,16 +95,17 @@ def test_reads_the_labels_got_wrong_count_right_as_reviewed(shared: Path) -> Non
     assert fixed.right == raw.right + 3
 
 
+@pytest.mark.parametrize("kind", ["cards", "tiles"])
 def test_every_training_correction_fits_one_training_photo_and_training_reads_it(
-    shared: Path,
+    shared: Path, kind: datasets.Kind
 ) -> None:
-    photos = datasets.load("cards")
-    fixes = label_review.corrections("cards", part="training")
+    photos = datasets.load(kind)
+    fixes = label_review.corrections(kind, part="training")
     assert fixes and all(f.why and f.change == "relabel" for f in fixes)
     training = [p for p in photos if p.split == "train"]
     assert {f.photo for f in fixes} <= {p.path.name for p in training}
-    assert not {f.photo for f in fixes} & {f.photo for f in label_review.corrections("cards")}
-    fixed = label_review.for_training(training, "cards")
+    assert not {f.photo for f in fixes} & {f.photo for f in label_review.corrections(kind)}
+    fixed = label_review.for_training(training, kind)
     changed = [
         (a.label, b.label)
         for p, q in zip(training, fixed, strict=True)
@@ -115,5 +116,5 @@ def test_every_training_correction_fits_one_training_photo_and_training_reads_it
     # A recipe comparison leaves photos out (the dev fold): corrections naming them are unused.
     named = {f.photo for f in fixes}
     untouched = next(p for p in training if p.path.name not in named)
-    (alone,) = label_review.for_training([untouched], "cards")
+    (alone,) = label_review.for_training([untouched], kind)
     assert all(a is b for a, b in zip(alone.truths, untouched.truths, strict=True))

@@ -9,7 +9,9 @@ score both on the labels as published (the target's measure) and as reviewed.
 
 The held-out split's corrections (key ``cards``) count only in the benchmark's reviewed
 figure. Labels in the training split found wrong by eye while studying its misses are
-corrected too (key ``cards_training``); training reads those, and the benchmark never does.
+corrected too (keys ``cards_training`` and ``tiles_training``); training reads those, and so
+do development sweeps over the training photos (``bench._sweep --photos``); the benchmark
+never does.
 """
 
 from __future__ import annotations
