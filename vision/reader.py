@@ -19,6 +19,7 @@ import numpy.typing as npt
 from vision import (
     card_mates,
     card_pips,
+    card_size,
     detect,
     doubtful_reads,
     glare_look,
@@ -371,6 +372,7 @@ class TableReader:
         mates: bool | None = None,
         pips: bool | None = None,
         tile_sizes: bool | None = None,
+        card_sizes: bool | None = None,
     ) -> None:
         if game not in GAMES:
             raise ValueError(f"unknown game {game!r}: expected one of {', '.join(GAMES)}")
@@ -406,6 +408,9 @@ class TableReader:
             self.pip_recogniser = Recogniser.named("pips", pip_models)
         # tile_size: a tile framed far smaller than its neighbours takes their size.
         self.tile_sizes = self.kind == "tiles" if tile_sizes is None else tile_sizes
+        # card_size: an index framed far larger or narrower than its neighbours is read
+        # again at their size.
+        self.card_sizes = cards if card_sizes is None else card_sizes
         # Tiles with a deck profile: a tile's overlapping reads name it together
         # (pooled_reads.pool_names), and agreeing framings read a doubtful card
         # (doubtful_reads.agreeing_framings).
@@ -606,8 +611,8 @@ class TableReader:
         batch = crops(image, places, self.recogniser.spec.crop)
         t1 = time.perf_counter()
         reads = self._recognise(batch)
-        spent["row_crop"] = t1 - t0
-        spent["row_recognise"] = time.perf_counter() - t1
+        spent["late_crop"] += t1 - t0
+        spent["late_recognise"] += time.perf_counter() - t1
         return [
             Found(r.label, r.confidence, q, r.alternatives)
             for q, r in zip(places, reads, strict=True)
@@ -615,6 +620,34 @@ class TableReader:
             and r.confidence >= self.floor
             and not any(detect.quad_iou(q, o.quad) > 0.3 for o in objects)
         ]
+
+    def _to_index_size(
+        self, image: Image, objects: list[Found], spent: dict[str, float]
+    ) -> list[Found]:
+        """Cards: each index framed far off its neighbours' size read again at their size,
+        and moved to the surest such frame that names the same card (:mod:`card_size`);
+        ``spent`` gets the seconds the looks' cropping and recognition took. Word indices
+        (a joker's) are framed along their word and neither looked at nor counted."""
+        printed = [k for k, o in enumerate(objects) if o.label not in detect.WORD_LABELS]
+        jobs = card_size.looks([objects[k].quad for k in printed])
+        if not jobs:
+            return objects
+        t0 = time.perf_counter()
+        batch = crops(image, [q for _, qs in jobs for q in qs], self.recogniser.spec.crop)
+        t1 = time.perf_counter()
+        reads = self.recogniser.classify(batch, self.deck, half_turn=True)
+        spent["late_crop"] += t1 - t0
+        spent["late_recognise"] += time.perf_counter() - t1
+        moved = card_size.chosen(
+            [objects[k].label for k in printed],
+            jobs,
+            [(r.label, r.confidence) for r in reads],
+            self.floor,
+        )
+        out = list(objects)
+        for j, quad in moved.items():
+            out[printed[j]] = replace(out[printed[j]], quad=quad)
+        return out
 
     def _reframe(
         self, image: Image, quads: list[npt.NDArray[np.float32]], reads: list[Read]
@@ -1027,7 +1060,7 @@ class TableReader:
         floor = self.floor
         # Seconds the later steps spent detecting, cropping and recognising, booked to those
         # stages rather than to the stage whose window they ran in.
-        spent = {"detect": 0.0, "crop": 0.0, "row_crop": 0.0, "row_recognise": 0.0}
+        spent = {"detect": 0.0, "crop": 0.0, "late_crop": 0.0, "late_recognise": 0.0}
         quads, reads = self._look_finer(image, quads, reads, spent)
         if self.kind == "cards" and self.profile is None and self.reframes:
             quads, reads = self._reframe(image, quads, reads)
@@ -1072,6 +1105,8 @@ class TableReader:
         ]
         if self.kind == "tiles":
             objects += self._in_row_gaps(image, objects, spent)
+        if self.kind == "cards" and self.profile is None and self.card_sizes:
+            objects = self._to_index_size(image, objects, spent)
         if self.kind == "tiles" and self.profile is not None and self.profile.mark is not None:
             objects = self._turned_twins(image, objects, self.profile.mark)
         if self.kind == "tiles" and self.profile is not None and self.profile.faces is not None:
@@ -1088,12 +1123,12 @@ class TableReader:
         t4 = time.perf_counter()
         sets = group_sets(objects) if self.kind == "tiles" else None
         t5 = time.perf_counter()
-        rows = spent["row_crop"] + spent["row_recognise"]
+        late = spent["late_crop"] + spent["late_recognise"]
         ms = {
             "detect": t1 - t0 + spent["detect"],
-            "crop": t2 - t1 + spent["crop"] + spent["row_crop"],
-            "recognise": t3 - t2 - spent["detect"] - spent["crop"] + spent["row_recognise"],
-            "resolve": t4 - t3 - rows,
+            "crop": t2 - t1 + spent["crop"] + spent["late_crop"],
+            "recognise": t3 - t2 - spent["detect"] - spent["crop"] + spent["late_recognise"],
+            "resolve": t4 - t3 - late,
             "group": t5 - t4,
         }
         timings = {k: round(v * 1000, 2) for k, v in ms.items()}
