@@ -601,7 +601,7 @@ def _export(model: Any, dummy: Any, path: Path) -> None:
 CACHE = Path(__file__).resolve().parent.parent / "build" / "train-cache"
 # Bump a kind's version when synth, detect, crops or the training labels change what its crops
 # look like or say (cards 11: seven training labels corrected, vision/label_review.json;
-# cards 12 and tiles 10: more corrected, 2026-12-04 evening).
+# cards 12 and tiles 10: more corrected, 2026-12-04 night).
 _CACHE_VERSION = {"tiles": 10, "cards": 12, "fourcolor": 2, "cactus": 1, "pips": 1}
 
 
