@@ -27,6 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.crops import reframed
 from vision.tile_rows import frames
 
 Quad = NDArray[np.float32]
@@ -45,7 +46,7 @@ def looks(quads: Sequence[Quad]) -> list[tuple[int, list[Quad]]]:
     qs = [np.asarray(q, np.float32) for q in quads]
     if len(qs) <= NEIGHBOURS:
         return []
-    centre, _, width, height = frames(qs)
+    centre, across, width, height = frames(qs)
     dist = np.linalg.norm(centre[:, None] - centre[None], axis=2)
     np.fill_diagonal(dist, np.inf)
     near = np.argsort(dist, axis=1, kind="stable")[:, :NEIGHBOURS]
@@ -60,18 +61,15 @@ def looks(quads: Sequence[Quad]) -> list[tuple[int, list[Quad]]]:
         narrow = w < NARROW * tw and AS_TALL[0] * th < h < AS_TALL[1] * th
         if not (large or narrow):
             continue
-        c = q.mean(0)
-        across = (q[1] + q[2] - q[0] - q[3]) / 2 / w  # unit vectors along the frame's sides
-        down = (q[3] + q[2] - q[0] - q[1]) / 2 / h
         # From the frame's centre to where a typical frame's centre may lie, either way.
         room_x, room_y = abs(w - tw) / 2, (abs(h - th) / 2 if large else 0.0)
-        shape = np.array([[-tw, -th], [tw, -th], [tw, th], [-tw, th]], np.float32) / 2
-        frames_k = []
-        for a in (-1, 0, 1):
-            for b in (-1, 0, 1) if large else (0,):
-                at = c + a * room_x * across + b * room_y * down
-                corners = at + shape[:, :1] * across + shape[:, 1:] * down
-                frames_k.append(corners.astype(np.float32))
+        frames_k = [
+            (reframed(q, tw / w, th / h, b * room_y / h) + a * room_x * across[k]).astype(
+                np.float32
+            )
+            for a in (-1, 0, 1)
+            for b in ((-1, 0, 1) if large else (0,))
+        ]
         out.append((k, frames_k))
     return out
 
