@@ -16,6 +16,8 @@ bucket, decided in this order:
   :func:`vision.detect.suppress` / ``drop_repeats`` kept an overlapping read instead, or the
   reader's verification in other framings (``CARD_VERIFY``) took the read back;
 * ``right_below_floor``: a proposal over it was read as the right card, under the floor;
+* ``turned_away``: the gate (:mod:`vision.proposal_gate`) turned away a proposal over it
+  that the recogniser, asked, names as the right card;
 * ``none_right_runner_up``: the model said ``none`` over it, with the right card its likeliest
   object;
 * ``nothing``: every proposal over it was read ``none`` or another card under the floor.
@@ -31,6 +33,7 @@ from vision.evaluate import score
 from vision.labels import NONE
 from vision.matching import same_object, same_place
 from vision.reader import Reading, TableReader, first_proposals
+from vision.recognise import Read
 from vision.synth import Quad, Truth
 
 BUCKETS = (
@@ -39,9 +42,15 @@ BUCKETS = (
     "wrong_label",
     "lost_to_overlap",
     "right_below_floor",
+    "turned_away",
     "none_right_runner_up",
     "nothing",
 )
+
+
+def _asked(reader: TableReader, image: Any, quads: list[Quad]) -> list[Read]:
+    """The reads of ``quads`` had the gate let them through."""
+    return reader._classify(crops(image, quads, reader.recogniser.spec.crop))
 
 
 def miss_buckets(
@@ -64,6 +73,8 @@ def miss_buckets(
             continue
         kept = [o for o in reading.objects if same_object(o.quad, t.quad)]
         over = [r for q, r in zip(quads, reads, strict=True) if same_object(q, t.quad)]
+        pairs = zip(quads, reads, strict=True)
+        away = [q for q, r in pairs if r.looks == 0 and same_object(q, t.quad)]
         if any(o.label == t.label and same_place(o.quad, t.quad) for o in reading.objects):
             out["framed_apart"] += 1
         elif not over:
@@ -74,7 +85,11 @@ def miss_buckets(
             out["lost_to_overlap"] += 1
         elif any(r.label == t.label for r in over):
             out["right_below_floor"] += 1
-        elif any(r.label == NONE and r.alternatives[0][0] == t.label for r in over):
+        elif away and any(r.label == t.label for r in _asked(reader, image, away)):
+            out["turned_away"] += 1
+        elif any(
+            r.label == NONE and r.alternatives and r.alternatives[0][0] == t.label for r in over
+        ):
             out["none_right_runner_up"] += 1
         else:
             out["nothing"] += 1

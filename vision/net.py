@@ -18,6 +18,14 @@ def _cbr(cin: int, cout: int) -> list[nn.Module]:
     ]
 
 
+def standardised(crops: torch.Tensor) -> torch.Tensor:
+    """Each crop (0–255) less its own mean, over its own spread."""
+    x = crops / 255.0
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    std = x.std(dim=(1, 2, 3), keepdim=True)
+    return (x - mean) / (std + 0.05)
+
+
 class Recogniser(nn.Module):
     """crops (N×3×h×w, 0–255) → (logits over the spec's labels, embedding).
 
@@ -49,13 +57,39 @@ class Recogniser(nn.Module):
         self.register_buffer("parts", torch.tensor(spec.parts, dtype=torch.long))
 
     def forward(self, crops: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        x = crops / 255.0
-        mean = x.mean(dim=(1, 2, 3), keepdim=True)
-        std = x.std(dim=(1, 2, 3), keepdim=True)
-        x = (x - mean) / (std + 0.05)
+        x = standardised(crops)
         emb = self.embed(self.features(x))
         logits = self.bias.unsqueeze(0)
         parts: torch.Tensor = self.parts  # type: ignore[assignment]
         for f, head in enumerate(self.heads):
             logits = logits + head(emb)[:, parts[:, f]]
         return logits, emb
+
+
+class Gate(nn.Module):
+    """crops (N×3×h×w, 0–255) → one logit each: how likely the recogniser is to find an object
+    there (:mod:`vision.proposal_gate`). Strided convolutions from the first layer on: about
+    an eighth of the recogniser's time a crop, since it runs on every proposal.
+
+    Crops are standardised as the recogniser's are (their own mean and spread).
+    """
+
+    def __init__(self, crop: tuple[int, int], widths: tuple[int, int, int] = (8, 16, 32)) -> None:
+        super().__init__()
+        w, h = crop
+        a, b, c = widths
+
+        def strided(cin: int, cout: int) -> list[nn.Module]:
+            return [
+                nn.Conv2d(cin, cout, 3, stride=2, padding=1, bias=False),
+                nn.BatchNorm2d(cout),
+                nn.ReLU(inplace=True),
+            ]
+
+        self.features = nn.Sequential(*strided(3, a), *strided(a, b), *strided(b, c), *_cbr(c, c))
+        self.head = nn.Linear(c * (h // 8) * (w // 8), 1)
+
+    def forward(self, crops: torch.Tensor) -> torch.Tensor:
+        x = standardised(crops)
+        out: torch.Tensor = self.head(self.features(x).flatten(1))[:, 0]
+        return out

@@ -25,6 +25,7 @@ from vision import (
     glare_look,
     joker_faces,
     pooled_reads,
+    proposal_gate,
     tile_rows,
     tile_size,
     turn_marks,
@@ -82,6 +83,8 @@ def model_vouches(
     return np.asarray(sure & reads, bool)
 
 
+# A proposal the gate turned away (proposal_gate): nothing, surely, and looked at in no view.
+TURNED_AWAY = Read(NONE, 1.0, [], 1.0, looks=0)
 HALF_TURN_BELOW = 0.7  # cards: crops with a none score below this are also read upside down
 REFRAME_NONE_BELOW = 0.15  # cards: a doubtful read (under REFRAME_BELOW) with a none score
 # below this is reframed
@@ -373,6 +376,7 @@ class TableReader:
         pips: bool | None = None,
         tile_sizes: bool | None = None,
         card_sizes: bool | None = None,
+        gate: bool | None = None,
     ) -> None:
         if game not in GAMES:
             raise ValueError(f"unknown game {game!r}: expected one of {', '.join(GAMES)}")
@@ -411,6 +415,14 @@ class TableReader:
         # card_size: an index framed far larger or narrower than its neighbours is read
         # again at their size.
         self.card_sizes = cards if card_sizes is None else card_sizes
+        # proposal_gate: a card proposal is read only where the gate taught by this very
+        # recogniser expects an object in it (a folder of models under trial may hold none,
+        # or one another recogniser taught: then every proposal is read).
+        self.gate: proposal_gate.Gate | None = None
+        if cards if gate is None else gate:
+            found = proposal_gate.Gate.named(models)
+            if found is not None and found.taught(self.recogniser.path):
+                self.gate = found
         # Tiles with a deck profile: a tile's overlapping reads name it together
         # (pooled_reads.pool_names), and agreeing framings read a doubtful card
         # (doubtful_reads.agreeing_framings).
@@ -445,11 +457,15 @@ class TableReader:
 
     def _recognise(self, batch: Image) -> list[Read]:
         if self.profile is None:
-            # Cards: both views of each index (a 6 over its suit is a 9 under it); measured on
-            # the training photos and fresh synthetic scenes it reads more right, fewer spurious.
-            return self.recogniser.classify(
-                batch, self.deck, half_turn=self.kind == "cards", sure_none=FIRST_SURE_NONE
-            )
+            if self.gate is None:
+                return self._classify(batch)
+            reads = [TURNED_AWAY] * len(batch)
+            worth = self.gate.worth_reading(batch)
+            if len(worth):
+                read = self._classify(np.ascontiguousarray(batch[worth]))
+                for k, r in zip(worth.tolist(), read, strict=True):
+                    reads[k] = r
+            return reads
         logits, emb, shapes = self.recogniser.describe(batch)
         probs, model_names = self.recogniser.probabilities(logits, self.deck)
         if self.kind == "cards" and len(batch):
@@ -522,6 +538,14 @@ class TableReader:
                 # framed (measured: ranking by the profile's confidence lost 1.7 points).
                 reads.append(Read(label, conf, alts, p_none, float(best[k])))
         return reads
+
+    def _classify(self, batch: Image) -> list[Read]:
+        """Plain reads: cards both views of each index (a 6 over its suit is a 9 under it);
+        measured on the training photos and fresh synthetic scenes it reads more right, fewer
+        spurious."""
+        return self.recogniser.classify(
+            batch, self.deck, half_turn=self.kind == "cards", sure_none=FIRST_SURE_NONE
+        )
 
     @property
     def floor(self) -> float:

@@ -108,36 +108,40 @@ def model_input(batch: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
     return np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32)
 
 
+def session(model: Path, name: str, threads: int | None = None) -> ort.InferenceSession:
+    """An onnxruntime CPU session for ``model``, as every recogniser runs; a :class:`ModelError`
+    names a file that cannot be loaded and how to get it again (`tableref train NAME`)."""
+    opts = ort.SessionOptions()
+    # Two threads, and no spinning: onnxruntime's pool busy-waits after each run when
+    # allowed to, taking the core detection needs next (a tile photo read in ~72 ms with
+    # 2 spinning threads against ~45 ms with one). Without spinning, 2 threads beat 1 on
+    # an otherwise idle 2-core machine: median per held-out photo, cards 60.5 -> 45.4 ms,
+    # tiles 53.8 -> 44.7 ms (same photos, same process). A Pi 4/5 has 4 cores.
+    if threads is None:
+        threads = min(2, os.cpu_count() or 1)
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    try:
+        return ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
+    except _LOAD_ERRORS as exc:
+        # A truncated download or a file that is not a model: say which file and how to
+        # get a good one, not onnxruntime's protobuf message alone.
+        raise ModelError(
+            f"model file {model} cannot be loaded ({type(exc).__name__}: {exc}); it is "
+            f"damaged or not an ONNX model: run `tableref train {name}`, or restore "
+            "it from the repository"
+        ) from exc
+
+
 class Recogniser:
     """One ONNX model and its label spec: ``models/<name>.onnx`` + ``<name>.labels.json``."""
 
     def __init__(self, model: Path, spec: LabelSpec, threads: int | None = None) -> None:
         if not model.is_file():
             raise ModelError(f"model file {model} is missing: run `tableref train {spec.name}`")
-        opts = ort.SessionOptions()
-        # Two threads, and no spinning: onnxruntime's pool busy-waits after each run when
-        # allowed to, taking the core detection needs next (a tile photo read in ~72 ms with
-        # 2 spinning threads against ~45 ms with one). Without spinning, 2 threads beat 1 on
-        # an otherwise idle 2-core machine: median per held-out photo, cards 60.5 -> 45.4 ms,
-        # tiles 53.8 -> 44.7 ms (same photos, same process). A Pi 4/5 has 4 cores.
-        if threads is None:
-            threads = min(2, os.cpu_count() or 1)
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        try:
-            self.session = ort.InferenceSession(
-                str(model), opts, providers=["CPUExecutionProvider"]
-            )
-        except _LOAD_ERRORS as exc:
-            # A truncated download or a file that is not a model: say which file and how to
-            # get a good one, not onnxruntime's protobuf message alone.
-            raise ModelError(
-                f"model file {model} cannot be loaded ({type(exc).__name__}: {exc}); it is "
-                f"damaged or not an ONNX model: run `tableref train {spec.name}`, or restore "
-                "it from the repository"
-            ) from exc
+        self.session = session(model, spec.name, threads)
         self.path = model  # deck profiles are bound to the model file that made them
         self.spec = spec
         # Models exported before the ``shape`` output existed (vision.model_outputs) lack it.

@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from host.cli.app import app
 from host.cli.common import InputError, JsonOption, emit
+
+if TYPE_CHECKING:
+    from vision.train import Settings
 
 
 class ReadGame(StrEnum):
@@ -30,6 +34,7 @@ class Kind(StrEnum):
     fourcolor = "fourcolor"
     cactus = "cactus"
     pips = "pips"
+    gate = "gate"
 
 
 @app.command("read")
@@ -163,8 +168,9 @@ def train(
     kind: Annotated[
         Kind,
         typer.Argument(
-            help="Which recogniser: tiles, cards, fourcolor, cactus, or pips (a standard "
-            "card's pips, read where its index leaves the suit in doubt)."
+            help="Which recogniser: tiles, cards, fourcolor, cactus, pips (a standard "
+            "card's pips, read where its index leaves the suit in doubt), or gate (which card "
+            "proposals are worth reading, taught by the card recogniser in --out)."
         ),
     ],
     seed: Annotated[int, typer.Option(help="Seed for every random choice.")] = 0,
@@ -214,10 +220,28 @@ def train(
             progress.update(tasks[stage], completed=done, total=total)
 
         try:
-            result = run_training(settings, out, report)
+            if kind is Kind.gate:
+                result = _train_gate(settings, out, report)
+            else:
+                result = run_training(settings, out, report)
         except (QuantiseError, FileNotFoundError) as exc:
             raise InputError(str(exc)) from exc
     emit(result, as_json, lambda: typer.echo(json.dumps(result, indent=2)))
+
+
+def _train_gate(
+    settings: Settings, out: Path, report: Callable[[str, int, int], None]
+) -> dict[str, Any]:
+    """The card proposals' gate, taught by the card recogniser it will stand in front of: the
+    one in ``out`` where that holds one (a recogniser just trained there), else the shipped one."""
+    from vision import train_gate
+    from vision.recognise import MODELS, ModelError
+
+    teacher = out if (out / "cards.onnx").is_file() else MODELS
+    try:
+        return train_gate.train(settings, out, teacher, report)
+    except (ModelError, ValueError) as exc:
+        raise InputError(str(exc)) from exc
 
 
 class Int8Kind(StrEnum):

@@ -1,0 +1,149 @@
+"""The card proposals' gate (`vision.proposal_gate`): what it turns away, whose it is, and how
+it is taught (`vision.train_gate`)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision import datasets, synth, train_gate
+from vision.card_misses import miss_buckets
+from vision.crops import crops
+from vision.proposal_gate import NAME, Gate
+from vision.reader import Game, TableReader, load_image
+from vision.recognise import MODELS, ModelError, Recogniser
+from vision.train import Settings
+
+
+@cache
+def reader(game: Game = "cards", gate: bool = True) -> TableReader:
+    return TableReader(game, gate=gate)
+
+
+def _card_models(folder: Path, gate: bool = True) -> Path:
+    """A models folder holding the shipped card recogniser, and its gate unless not ``gate``."""
+    names = ["cards.onnx", "cards.float.onnx", "cards.labels.json"]
+    names += [f"{NAME}.onnx", f"{NAME}.json"] if gate else []
+    for name in names:
+        shutil.copy(MODELS / name, folder / name)
+    return folder
+
+
+def test_the_shipped_gate_was_taught_by_the_recogniser_the_reader_reads_with() -> None:
+    assert reader().gate is not None
+    assert reader(gate=False).gate is None
+    assert TableReader("rummikub").gate is None  # tiles have no gate
+
+
+def test_gated_reads_name_the_same_cards() -> None:
+    # Development tables (18 000 000+; the gate is taught on 6 000 000+), both decks.
+    for game in ("cards", "allin"):
+        gated, plain = reader(game), reader(game, gate=False)
+        for seed in range(18_000_000, 18_000_006):
+            image = synth.card_scene(np.random.default_rng(seed), game).image
+            found = sorted(o.label for o in gated.read(image).objects)
+            assert found == sorted(o.label for o in plain.read(image).objects), (game, seed)
+
+
+def test_the_gate_turns_away_most_of_a_real_photos_proposals(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Every 40th training photo: 4 in 10 of their proposals were read (2026-12-04), and the
+    # same cards as from all of them.
+    gate = reader().gate
+    assert gate is not None
+    asked = kept = 0
+    worth_reading = gate.worth_reading
+
+    def counted(batch: np.ndarray) -> np.ndarray:
+        nonlocal asked, kept
+        out = worth_reading(batch)
+        asked += len(batch)
+        kept += len(out)
+        return out
+
+    monkeypatch.setattr(gate, "worth_reading", counted)
+    photos = [p for p in datasets.load("cards") if p.split == "train"][::40]
+    for photo in photos:
+        image = load_image(photo.path)
+        found = sorted(o.label for o in reader().read(image).objects)
+        assert found == sorted(o.label for o in reader(gate=False).read(image).objects)
+    assert asked > 2000
+    assert kept / asked < 0.55
+
+
+def test_a_gate_taught_by_another_recogniser_is_left_out(tmp_path: Path) -> None:
+    models = _card_models(tmp_path)
+    assert TableReader("cards", models).gate is not None
+    record = json.loads((models / f"{NAME}.json").read_text())
+    record["teachers"] = ["cards:0123456789abcdef"]
+    (models / f"{NAME}.json").write_text(json.dumps(record))
+    assert TableReader("cards", models).gate is None
+
+
+def test_a_folder_without_a_gate_reads_every_proposal(tmp_path: Path) -> None:
+    assert TableReader("cards", _card_models(tmp_path, gate=False)).gate is None
+
+
+def test_a_damaged_gate_is_named(tmp_path: Path) -> None:
+    models = _card_models(tmp_path)
+    (models / f"{NAME}.json").write_text('{"threshold": ')
+    with pytest.raises(ModelError, match=r"cards\.gate\.json cannot be read"):
+        TableReader("cards", models)
+    _card_models(tmp_path)
+    (models / f"{NAME}.onnx").write_bytes(b"not a model")
+    with pytest.raises(ModelError, match=r"cards\.gate\.onnx cannot be loaded.*train gate"):
+        TableReader("cards", models)
+    (models / f"{NAME}.onnx").unlink()
+    with pytest.raises(ModelError, match=r"cards\.gate\.onnx is missing"):
+        TableReader("cards", models)
+
+
+def test_the_teacher_calls_an_index_an_object_and_bare_table_nothing() -> None:
+    scene = synth.card_scene(np.random.default_rng(9_200_001), "cards", layout="apart")
+    teacher = Recogniser.named("cards")
+    indices = crops(scene.image, [t.quad for t in scene.truths], teacher.spec.crop)
+    assert train_gate.objects(teacher, indices).mean() >= 0.9
+    w, h = teacher.spec.crop
+    bare = np.full((4, h, w, 3), 120, np.uint8)
+    assert not train_gate.objects(teacher, bare).any()
+
+
+def test_teaching_a_few_steps_writes_a_gate_the_reader_uses(tmp_path: Path) -> None:
+    models = _card_models(tmp_path, gate=False)
+    settings = Settings("gate", scenes=4, epochs=1, real=False, workers=1, widths=(8, 16, 32))
+    result = train_gate.train(settings, models, models, cache=False)
+    assert result["crops"] > 200 and 0 < result["object_share"] < 0.5
+    record = json.loads((models / f"{NAME}.json").read_text())
+    assert record["threshold"] == result["threshold"]
+    gate = TableReader("cards", models).gate
+    assert gate is not None and gate.threshold == record["threshold"]
+    assert gate.scores(np.zeros((3, 48, 32, 3), np.uint8)).shape == (3,)
+
+
+def test_teaching_needs_crops(tmp_path: Path) -> None:
+    models = _card_models(tmp_path, gate=False)
+    with pytest.raises(ValueError, match="no crops to learn from"):
+        train_gate.train(
+            Settings("gate", scenes=0, real=False, workers=1), models, models, cache=False
+        )
+
+
+def test_a_miss_the_gate_turned_away_is_booked_to_it() -> None:
+    # A gate that turns every proposal away: the indices the recogniser reads are its misses.
+    blind = copy.copy(reader())
+    assert reader().gate is not None
+    blind.gate = copy.copy(reader().gate)
+    assert isinstance(blind.gate, Gate)
+    blind.gate.threshold = float("inf")
+    scene = synth.card_scene(np.random.default_rng(9_200_002), "cards", layout="apart")
+    reading = blind.read(scene.image)
+    assert reading.objects == []
+    out = miss_buckets(blind, scene.image, scene.truths, reading=reading)
+    assert out["turned_away"] >= len(scene.truths) - 1

@@ -1,0 +1,266 @@
+"""Teaching the card proposals' gate (``tableref train gate``; :mod:`vision.proposal_gate`).
+
+The gate learns from the card recogniser it will stand in front of, not from labels: every
+crop the reader asks that recogniser to read, on generated tables of both card decks and on
+the real training photos, is read by it both ways up, and counts as an object where its
+``none`` (over every label) is under :data:`OBJECT_BELOW` in either view. Those are the only
+crops a read can come from: a crop read as ``none`` is not kept, vouched for, paired or
+reframed. The threshold is the score under which :data:`MISS_SHARE` of the held-back crops'
+objects fall; it is kept in ``cards.gate.json`` with the teacher's files, named by content.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from vision import datasets, synth
+from vision.labels import NONE
+from vision.proposal_gate import NAME, content_id
+from vision.reader import Image, TableReader
+from vision.recognise import MODELS, Read, Recogniser, float_path
+from vision.train import CACHE, MAX_MODEL_BYTES, Settings, _augment, read_photo, training_photos
+
+Crops = npt.NDArray[np.uint8]
+SCENE_SEED = 6_000_000  # generated tables' seeds: seed * 1_000_003 + SCENE_SEED + i
+OBJECT_BELOW = 0.5
+MISS_SHARE = 0.01
+VALIDATION_SHARE = 0.05
+_CACHE_VERSION = 1
+
+
+class _Recording(TableReader):
+    """A plain card reader that keeps every batch of crops it reads (its gate off)."""
+
+    def __init__(self, game: str, models: Path) -> None:
+        super().__init__(game, models, gate=False)  # type: ignore[arg-type]
+        self.seen: list[Crops] = []
+
+    def _recognise(self, batch: Image) -> list[Read]:
+        self.seen.append(np.asarray(batch, np.uint8))
+        return super()._recognise(batch)
+
+
+_readers: dict[str, _Recording] = {}
+
+
+def _seen(game: str, models: Path, image: Image) -> Crops:
+    """Every crop the reader of ``game`` asks its recogniser to read in ``image``."""
+    if game not in _readers:
+        _readers[game] = _Recording(game, models)
+    reader = _readers[game]
+    reader.seen = []
+    reader.read(image)
+    w, h = reader.recogniser.spec.crop
+    return np.concatenate(reader.seen) if reader.seen else np.zeros((0, h, w, 3), np.uint8)
+
+
+def _scene_job(args: tuple[int, str, Path]) -> Crops:
+    seed, game, models = args
+    return _seen(game, models, synth.card_scene(np.random.default_rng(seed), game).image)  # type: ignore[arg-type]
+
+
+def _photo_job(args: tuple[datasets.Photo, Path]) -> Crops:
+    photo, models = args
+    return _seen("cards", models, read_photo(photo))
+
+
+def gather(
+    settings: Settings, models: Path, progress: Callable[[str, int, int], None] | None = None
+) -> tuple[Crops, int]:
+    """The crops, generated tables' first (standard deck and All In in turn), then the real
+    training photos'; and where the real ones start."""
+    seeds = [settings.seed * 1_000_003 + SCENE_SEED + i for i in range(settings.scenes)]
+    scenes = [(s, "cards" if i % 2 == 0 else "allin", models) for i, s in enumerate(seeds)]
+    photos = [(p, models) for p in training_photos("cards", settings.real, settings.dev_out)]
+    parts: list[Crops] = []
+    with ProcessPoolExecutor(max_workers=settings.workers) as pool:
+        jobs = [pool.submit(_scene_job, a) for a in scenes]
+        jobs += [pool.submit(_photo_job, a) for a in photos]
+        first_real = 0
+        for n, job in enumerate(jobs):
+            parts.append(job.result())
+            if n == len(scenes) - 1:
+                first_real = sum(len(p) for p in parts)
+            if progress:
+                progress("render", n + 1, len(jobs))
+    if not parts or not sum(len(p) for p in parts):
+        raise ValueError("no crops to learn from: render some tables or add the real photos")
+    return np.concatenate(parts), first_real if scenes else 0
+
+
+def objects(teacher: Recogniser, x: Crops) -> npt.NDArray[np.bool_]:
+    """Whether ``teacher`` finds an object in each crop (:data:`OBJECT_BELOW`), either way up."""
+    none = teacher.spec.labels.index(NONE)
+    out = np.zeros(len(x), bool)
+    for start in range(0, len(x), 4096):
+        part = x[start : start + 4096]
+        for view in (part, np.ascontiguousarray(part[:, ::-1, ::-1])):
+            logits, _ = teacher.run(view)
+            z = np.exp(logits - logits.max(axis=1, keepdims=True))
+            out[start : start + len(part)] |= z[:, none] / z.sum(axis=1) < OBJECT_BELOW
+    return out
+
+
+def _cached(
+    settings: Settings, teacher: Recogniser, progress: Callable[[str, int, int], None] | None
+) -> tuple[Crops, npt.NDArray[np.bool_], int]:
+    """:func:`gather` and :func:`objects`, kept in ``build/train-cache`` under the teacher's
+    content id (ignored by git)."""
+    key = (
+        f"gate-s{settings.seed}-n{settings.scenes}-r{int(settings.real)}"
+        f"-{content_id(teacher.path).replace(':', '-')}-v{_CACHE_VERSION}"
+        + ("-dev" if settings.dev_out else "")
+    )
+    path = CACHE / f"{key}.npz"
+    if path.is_file():
+        data = np.load(path)
+        return data["x"], data["y"], int(data["first_real"])
+    x, first_real = gather(settings, teacher.path.parent, progress)
+    y = objects(teacher, x)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    np.savez(path, x=x, y=y, first_real=first_real)
+    return x, y, first_real
+
+
+def fit(
+    x: Crops,
+    y: npt.NDArray[np.bool_],
+    settings: Settings,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> tuple[Any, float, dict[str, Any]]:
+    """The gate fitted on all but :data:`VALIDATION_SHARE` of the crops, its threshold set on
+    those, and what it turns away there."""
+    import torch
+
+    from vision.net import Gate
+
+    torch.set_num_threads(2)
+    torch.manual_seed(settings.seed)
+    gen = torch.Generator().manual_seed(settings.seed)
+    order = np.random.default_rng(settings.seed).permutation(len(y))
+    n_val = max(1, int(len(y) * VALIDATION_SHARE))
+    val, tr = order[:n_val], order[n_val:]
+    xt = torch.from_numpy(x).permute(0, 3, 1, 2)
+    yt = torch.from_numpy(y.astype(np.float32))
+    model = Gate((x.shape[2], x.shape[1]), settings.widths)
+    opt = torch.optim.AdamW(model.parameters(), lr=settings.lr, weight_decay=1e-4)
+    per_epoch = max(1, len(tr) // settings.batch)
+    steps = settings.epochs * per_epoch
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, settings.lr, total_steps=steps)
+    # Objects are about one crop in nine, and a missed one costs a read: weighed more.
+    loss_fn = torch.nn.BCEWithLogitsLoss(pos_weight=torch.tensor(4.0))
+    step = 0
+    for _ in range(settings.epochs):
+        model.train()
+        perm = torch.from_numpy(tr)[torch.randperm(len(tr), generator=gen)]
+        for b in range(per_epoch):
+            idx = perm[b * settings.batch : (b + 1) * settings.batch]
+            xb = _augment(xt[idx].float(), "cards", gen)
+            loss = loss_fn(model(xb), yt[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            step += 1
+            if progress:
+                progress("train", step, steps)
+    model.eval()
+    with torch.no_grad():
+        vi = torch.from_numpy(val)
+        score = torch.cat(
+            [model(xt[vi[i : i + 2048]].float()) for i in range(0, len(vi), 2048)]
+        ).numpy()
+    held = y[val]
+    if not held.any():
+        raise ValueError("no objects among the held-back crops: render more tables")
+    threshold = float(np.quantile(score[held], MISS_SHARE))
+    turned = score < threshold
+    metrics = {
+        "train_crops": len(tr),
+        "val_crops": n_val,
+        "val_objects": int(held.sum()),
+        "val_objects_turned_away": int((turned & held).sum()),
+        "val_turned_away_share": round(float(turned.mean()), 4),
+    }
+    return model, threshold, metrics
+
+
+def export(model: Any, crop: tuple[int, int], out: Path) -> Path:
+    """Write ``<out>/cards.gate.onnx``; return its path."""
+    import warnings
+
+    import torch
+
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{NAME}.onnx"
+    w, h = crop
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.onnx.export(
+            model,
+            (torch.zeros(2, 3, h, w),),
+            str(path),
+            input_names=["crops"],
+            output_names=["object"],
+            dynamic_axes={"crops": {0: "n"}, "object": {0: "n"}},
+            opset_version=17,
+            dynamo=False,
+        )
+    if path.stat().st_size > MAX_MODEL_BYTES:
+        raise RuntimeError(f"{path} is {path.stat().st_size} bytes, over the 5 MB budget")
+    return path
+
+
+def teachers(models: Path) -> list[str]:
+    """The card recogniser files in ``models`` a gate taught there stands in front of: the
+    shipped model and the float model it was quantised from (read where int8 saturates)."""
+    shipped = models / "cards.onnx"
+    return [content_id(p) for p in (shipped, float_path(shipped)) if p.is_file()]
+
+
+def train(
+    settings: Settings,
+    out: Path = MODELS,
+    models: Path = MODELS,
+    progress: Callable[[str, int, int], None] | None = None,
+    cache: bool = True,
+) -> dict[str, Any]:
+    """Teach a gate with the card recogniser in ``models`` (the one this machine reads with)
+    and write it to ``out``: ``cards.gate.onnx`` and ``cards.gate.json``."""
+    started = time.perf_counter()
+    teacher = Recogniser.named("cards", models)
+    if cache:
+        x, y, first_real = _cached(settings, teacher, progress)
+    else:
+        x, first_real = gather(settings, models, progress)
+        y = objects(teacher, x)
+    built = time.perf_counter()
+    model, threshold, metrics = fit(x, y, settings, progress)
+    path = export(model, teacher.spec.crop, out)
+    record = {
+        "threshold": round(threshold, 4),
+        "teachers": teachers(models),
+        "object_below": OBJECT_BELOW,
+        "miss_share": MISS_SHARE,
+        **metrics,
+    }
+    (out / f"{NAME}.json").write_text(json.dumps(record, indent=1) + "\n")
+    return {
+        "model": str(path),
+        "bytes": path.stat().st_size,
+        "crops": len(y),
+        "object_share": round(float(y.mean()), 3),
+        "first_real_crop": first_real,
+        **record,
+        "render_seconds": round(built - started, 1),
+        "train_seconds": round(time.perf_counter() - built, 1),
+        "settings": settings.__dict__,
+    }
