@@ -1,4 +1,4 @@
-"""A cheap first look at card proposals: which ones the card recogniser could name anything in.
+"""A cheap first look at proposals: which ones the recogniser could name anything in.
 
 A card photo gives the reader some 350 proposals, of which about 3 in 100 name a card at all
 (the recogniser's ``none`` under a half); reading them all was most of a photo's time. The
@@ -10,9 +10,9 @@ the recogniser finds any object in, nearly all of them objects it names too weak
 (the reads of development tables and of the training photos were the same with and without
 the gate: models/MODEL_CARD.md).
 
-The gate belongs to the recogniser that taught it: ``<models>/cards.gate.json`` names the
-model files (by content) it was taught by, and a reader whose recogniser is another one
-reads every proposal.
+The same holds for tiles, with a gate of their own. A gate belongs to the recogniser that
+taught it: ``<models>/<kind>.gate.json`` names the model files (by content) it was taught by,
+and a reader whose recogniser is another one reads every proposal.
 """
 
 from __future__ import annotations
@@ -26,7 +26,12 @@ import numpy.typing as npt
 
 from vision.recognise import MODELS, ModelError, model_input, session
 
-NAME = "cards.gate"
+KINDS = ("cards", "tiles")
+
+
+def gate_name(kind: str) -> str:
+    """The file stem of ``kind``'s gate: ``<kind>.gate``."""
+    return f"{kind}.gate"
 
 
 def content_id(path: Path) -> str:
@@ -37,20 +42,21 @@ def content_id(path: Path) -> str:
 
 
 class Gate:
-    """``<models>/cards.gate.onnx`` and its record ``cards.gate.json`` (threshold, teachers)."""
+    """``<models>/<kind>.gate.onnx`` and its record ``<kind>.gate.json`` (threshold,
+    teachers)."""
 
-    def __init__(self, model: Path, threshold: float, teachers: list[str]) -> None:
+    def __init__(self, model: Path, threshold: float, teachers: list[str], kind: str) -> None:
         if not model.is_file():
-            raise ModelError(f"gate model {model} is missing: run `tableref train gate`")
-        self.session = session(model, "gate")
+            raise ModelError(f"gate model {model} is missing: run `tableref train {kind}-gate`")
+        self.session = session(model, f"{kind}-gate")
         self.path = model
         self.threshold = threshold
         self.teachers = teachers
 
     @classmethod
-    def named(cls, models: Path = MODELS) -> Gate | None:
-        """The gate kept in ``models``, or ``None`` where the folder holds none."""
-        record = models / f"{NAME}.json"
+    def named(cls, kind: str, models: Path = MODELS) -> Gate | None:
+        """``kind``'s gate kept in ``models``, or ``None`` where the folder holds none."""
+        record = models / f"{gate_name(kind)}.json"
         if not record.is_file():
             return None
         try:
@@ -59,9 +65,9 @@ class Gate:
         except (ValueError, KeyError, TypeError) as exc:
             raise ModelError(
                 f"gate record {record} cannot be read ({type(exc).__name__}: {exc}): restore "
-                "it from the repository or run `tableref train gate`"
+                f"it from the repository or run `tableref train {kind}-gate`"
             ) from exc
-        return cls(models / f"{NAME}.onnx", threshold, teachers)
+        return cls(models / f"{gate_name(kind)}.onnx", threshold, teachers, kind)
 
     def taught(self, recogniser: Path) -> bool:
         """Whether ``recogniser`` is a model file this gate was taught by."""

@@ -415,12 +415,12 @@ class TableReader:
         # card_size: an index framed far larger or narrower than its neighbours is read
         # again at their size.
         self.card_sizes = cards if card_sizes is None else card_sizes
-        # proposal_gate: a card proposal is read only where the gate taught by this very
+        # proposal_gate: a proposal is read only where the gate taught by this very
         # recogniser expects an object in it (a folder of models under trial may hold none,
         # or one another recogniser taught: then every proposal is read).
         self.gate: proposal_gate.Gate | None = None
-        if cards if gate is None else gate:
-            found = proposal_gate.Gate.named(models)
+        if self.kind in proposal_gate.KINDS and (gate is None or gate):
+            found = proposal_gate.Gate.named(self.kind, models)
             if found is not None and found.taught(self.recogniser.path):
                 self.gate = found
         # Tiles with a deck profile: a tile's overlapping reads name it together

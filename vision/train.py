@@ -90,9 +90,10 @@ SHIPPED = {
     # The pips beside a standard card's index (vision.train_pips): few real ones, so each
     # epoch sees them five times.
     "pips": Settings("pips", scenes=1500, epochs=12, real_repeat=5),
-    # The card proposals' gate (vision.train_gate): taught by the card recogniser, on the
-    # crops the reader gives it; strided widths for a network an eighth as costly a crop.
-    "gate": Settings("gate", scenes=1200, epochs=4, widths=(8, 16, 32)),
+    # The proposals' gates (vision.train_gate): taught by their recogniser, on the crops the
+    # reader gives it; strided widths for a network an eighth as costly a crop.
+    "cards-gate": Settings("cards-gate", scenes=1200, epochs=4, widths=(8, 16, 32)),
+    "tiles-gate": Settings("tiles-gate", scenes=600, epochs=4, widths=(8, 16, 32)),
 }
 # Kinds read in their true turn only: a half-turned crop is "none", so no half-turn augmentation.
 UPRIGHT_ONLY = ("fourcolor", "cactus")

@@ -1,12 +1,13 @@
-"""Teaching the card proposals' gate (``tableref train gate``; :mod:`vision.proposal_gate`).
+"""Teaching a proposals' gate (``tableref train cards-gate|tiles-gate``;
+:mod:`vision.proposal_gate`).
 
-The gate learns from the card recogniser it will stand in front of, not from labels: every
-crop the reader asks that recogniser to read, on generated tables of both card decks and on
+A gate learns from the recogniser it will stand in front of, not from labels: every crop the
+reader asks that recogniser to read, on generated tables (cards: both decks in turn) and on
 the real training photos, is read by it both ways up, and counts as an object where its
 ``none`` (over every label) is under :data:`OBJECT_BELOW` in either view. Those are the only
 crops a read can come from: a crop read as ``none`` is not kept, vouched for, paired or
 reframed. The threshold is the score under which :data:`MISS_SHARE` of the held-back crops'
-objects fall; it is kept in ``cards.gate.json`` with the teacher's files, named by content.
+objects fall; it is kept in ``<kind>.gate.json`` with the teacher's files, named by content.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import numpy.typing as npt
 
 from vision import datasets, synth
 from vision.labels import NONE
-from vision.proposal_gate import NAME, content_id
+from vision.proposal_gate import content_id, gate_name
 from vision.reader import Image, TableReader
 from vision.recognise import MODELS, Read, Recogniser, float_path
 from vision.train import CACHE, MAX_MODEL_BYTES, Settings, _augment, read_photo, training_photos
@@ -37,7 +38,7 @@ _CACHE_VERSION = 1
 
 
 class _Recording(TableReader):
-    """A plain card reader that keeps every batch of crops it reads (its gate off)."""
+    """A plain reader that keeps every batch of crops it reads (its gate off)."""
 
     def __init__(self, game: str, models: Path) -> None:
         super().__init__(game, models, gate=False)  # type: ignore[arg-type]
@@ -64,22 +65,33 @@ def _seen(game: str, models: Path, image: Image) -> Crops:
 
 def _scene_job(args: tuple[int, str, Path]) -> Crops:
     seed, game, models = args
-    return _seen(game, models, synth.card_scene(np.random.default_rng(seed), game).image)  # type: ignore[arg-type]
+    rng = np.random.default_rng(seed)
+    if game == "rummikub":
+        return _seen(game, models, synth.tile_scene(rng).image)
+    return _seen(game, models, synth.card_scene(rng, game).image)  # type: ignore[arg-type]
 
 
-def _photo_job(args: tuple[datasets.Photo, Path]) -> Crops:
-    photo, models = args
-    return _seen("cards", models, read_photo(photo))
+def _photo_job(args: tuple[datasets.Photo, str, Path]) -> Crops:
+    photo, game, models = args
+    return _seen(game, models, read_photo(photo))
+
+
+def recogniser_kind(settings: Settings) -> str:
+    """The recogniser a gate's settings teach it for: ``cards`` for ``cards-gate``."""
+    return settings.kind.removesuffix("-gate")
 
 
 def gather(
     settings: Settings, models: Path, progress: Callable[[str, int, int], None] | None = None
 ) -> tuple[Crops, int]:
-    """The crops, generated tables' first (standard deck and All In in turn), then the real
-    training photos'; and where the real ones start."""
+    """The crops, generated tables' first (cards: standard deck and All In in turn), then the
+    real training photos'; and where the real ones start."""
+    kind = recogniser_kind(settings)
     seeds = [settings.seed * 1_000_003 + SCENE_SEED + i for i in range(settings.scenes)]
-    scenes = [(s, "cards" if i % 2 == 0 else "allin", models) for i, s in enumerate(seeds)]
-    photos = [(p, models) for p in training_photos("cards", settings.real, settings.dev_out)]
+    games = ["cards", "allin"] if kind == "cards" else ["rummikub"]
+    scenes = [(s, games[i % len(games)], models) for i, s in enumerate(seeds)]
+    real = training_photos(kind, settings.real, settings.dev_out)
+    photos = [(p, games[0], models) for p in real]
     parts: list[Crops] = []
     with ProcessPoolExecutor(max_workers=settings.workers) as pool:
         jobs = [pool.submit(_scene_job, a) for a in scenes]
@@ -115,7 +127,7 @@ def _cached(
     """:func:`gather` and :func:`objects`, kept in ``build/train-cache`` under the teacher's
     content id (ignored by git)."""
     key = (
-        f"gate-s{settings.seed}-n{settings.scenes}-r{int(settings.real)}"
+        f"{settings.kind}-s{settings.seed}-n{settings.scenes}-r{int(settings.real)}"
         f"-{content_id(teacher.path).replace(':', '-')}-v{_CACHE_VERSION}"
         + ("-dev" if settings.dev_out else "")
     )
@@ -163,7 +175,7 @@ def fit(
         perm = torch.from_numpy(tr)[torch.randperm(len(tr), generator=gen)]
         for b in range(per_epoch):
             idx = perm[b * settings.batch : (b + 1) * settings.batch]
-            xb = _augment(xt[idx].float(), "cards", gen)
+            xb = _augment(xt[idx].float(), recogniser_kind(settings), gen)
             loss = loss_fn(model(xb), yt[idx])
             opt.zero_grad()
             loss.backward()
@@ -193,14 +205,14 @@ def fit(
     return model, threshold, metrics
 
 
-def export(model: Any, crop: tuple[int, int], out: Path) -> Path:
-    """Write ``<out>/cards.gate.onnx``; return its path."""
+def export(model: Any, kind: str, crop: tuple[int, int], out: Path) -> Path:
+    """Write ``<out>/<kind>.gate.onnx``; return its path."""
     import warnings
 
     import torch
 
     out.mkdir(parents=True, exist_ok=True)
-    path = out / f"{NAME}.onnx"
+    path = out / f"{gate_name(kind)}.onnx"
     w, h = crop
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
@@ -219,10 +231,10 @@ def export(model: Any, crop: tuple[int, int], out: Path) -> Path:
     return path
 
 
-def teachers(models: Path) -> list[str]:
-    """The card recogniser files in ``models`` a gate taught there stands in front of: the
-    shipped model and the float model it was quantised from (read where int8 saturates)."""
-    shipped = models / "cards.onnx"
+def teachers(kind: str, models: Path) -> list[str]:
+    """The recogniser files in ``models`` a gate taught there stands in front of: the shipped
+    model and the float model it was quantised from (read where int8 saturates)."""
+    shipped = models / f"{kind}.onnx"
     return [content_id(p) for p in (shipped, float_path(shipped)) if p.is_file()]
 
 
@@ -233,10 +245,11 @@ def train(
     progress: Callable[[str, int, int], None] | None = None,
     cache: bool = True,
 ) -> dict[str, Any]:
-    """Teach a gate with the card recogniser in ``models`` (the one this machine reads with)
-    and write it to ``out``: ``cards.gate.onnx`` and ``cards.gate.json``."""
+    """Teach a gate with the recogniser in ``models`` (the one this machine reads with) and
+    write it to ``out``: ``<kind>.gate.onnx`` and ``<kind>.gate.json``."""
     started = time.perf_counter()
-    teacher = Recogniser.named("cards", models)
+    kind = recogniser_kind(settings)
+    teacher = Recogniser.named(kind, models)
     if cache:
         x, y, first_real = _cached(settings, teacher, progress)
     else:
@@ -244,15 +257,15 @@ def train(
         y = objects(teacher, x)
     built = time.perf_counter()
     model, threshold, metrics = fit(x, y, settings, progress)
-    path = export(model, teacher.spec.crop, out)
+    path = export(model, kind, teacher.spec.crop, out)
     record = {
         "threshold": round(threshold, 4),
-        "teachers": teachers(models),
+        "teachers": teachers(kind, models),
         "object_below": OBJECT_BELOW,
         "miss_share": MISS_SHARE,
         **metrics,
     }
-    (out / f"{NAME}.json").write_text(json.dumps(record, indent=1) + "\n")
+    (out / f"{gate_name(kind)}.json").write_text(json.dumps(record, indent=1) + "\n")
     return {
         "model": str(path),
         "bytes": path.stat().st_size,

@@ -34,7 +34,8 @@ class Kind(StrEnum):
     fourcolor = "fourcolor"
     cactus = "cactus"
     pips = "pips"
-    gate = "gate"
+    cards_gate = "cards-gate"
+    tiles_gate = "tiles-gate"
 
 
 @app.command("read")
@@ -169,8 +170,8 @@ def train(
         Kind,
         typer.Argument(
             help="Which recogniser: tiles, cards, fourcolor, cactus, pips (a standard "
-            "card's pips, read where its index leaves the suit in doubt), or gate (which card "
-            "proposals are worth reading, taught by the card recogniser in --out)."
+            "card's pips, read where its index leaves the suit in doubt), or cards-gate / "
+            "tiles-gate (which proposals are worth reading, taught by the recogniser in --out)."
         ),
     ],
     seed: Annotated[int, typer.Option(help="Seed for every random choice.")] = 0,
@@ -220,7 +221,7 @@ def train(
             progress.update(tasks[stage], completed=done, total=total)
 
         try:
-            if kind is Kind.gate:
+            if kind in (Kind.cards_gate, Kind.tiles_gate):
                 result = _train_gate(settings, out, report)
             else:
                 result = run_training(settings, out, report)
@@ -232,12 +233,13 @@ def train(
 def _train_gate(
     settings: Settings, out: Path, report: Callable[[str, int, int], None]
 ) -> dict[str, Any]:
-    """The card proposals' gate, taught by the card recogniser it will stand in front of: the
-    one in ``out`` where that holds one (a recogniser just trained there), else the shipped one."""
+    """A proposals' gate, taught by the recogniser it will stand in front of: the one in
+    ``out`` where that holds one (a recogniser just trained there), else the shipped one."""
     from vision import train_gate
     from vision.recognise import MODELS, ModelError
 
-    teacher = out if (out / "cards.onnx").is_file() else MODELS
+    kind = train_gate.recogniser_kind(settings)
+    teacher = out if (out / f"{kind}.onnx").is_file() else MODELS
     try:
         return train_gate.train(settings, out, teacher, report)
     except (ModelError, ValueError) as exc:
