@@ -57,7 +57,7 @@ def test_gated_reads_name_the_same_cards() -> None:
 def test_gated_reads_find_the_same_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
     # Development tables (18 000 000+; the gate is taught on 6 000 000+) and every 20th
     # training photo: as many right, no more spurious (one fewer on rummy2-35), from under
-    # half the crops (a third, 2026-12-04).
+    # half the crops (a tenth of the 138 training photos' on 2026-12-04).
     gate = reader("rummikub").gate
     assert gate is not None
     asked = kept = 0
