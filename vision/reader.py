@@ -83,7 +83,7 @@ def model_vouches(
     return np.asarray(sure & reads, bool)
 
 
-# A proposal the gate turned away (proposal_gate): nothing, surely, and looked at in no view.
+# A proposal the gate turned away (proposal_gate): read as nothing, looked at in no view.
 TURNED_AWAY = Read(NONE, 1.0, [], 1.0, looks=0)
 HALF_TURN_BELOW = 0.7  # cards: crops with a none score below this are also read upside down
 REFRAME_NONE_BELOW = 0.15  # cards: a doubtful read (under REFRAME_BELOW) with a none score
