@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_helpers import run
 
 from vision import datasets, synth, train_gate
 from vision.card_misses import miss_buckets
@@ -181,3 +182,17 @@ def test_a_miss_the_gate_turned_away_is_booked_to_it() -> None:
     assert reading.objects == []
     out = miss_buckets(blind, scene.image, scene.truths, reading=reading)
     assert out["turned_away"] >= len(scene.truths) - 1
+
+
+def test_the_train_command_teaches_a_gate_with_the_recogniser_in_its_out_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An empty folder: the shipped recogniser teaches, and no tables means nothing to learn.
+    argv = ["train", "tiles-gate", "--scenes", "0", "--no-real", "--out", str(tmp_path)]
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and "no crops to learn from" in err
+    # A folder holding a tile recogniser: that one teaches (here a damaged one, named).
+    (tmp_path / "tiles.onnx").write_bytes(b"not a model")
+    shutil.copy(MODELS / "tiles.labels.json", tmp_path)
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and f"{tmp_path / 'tiles.onnx'} cannot be loaded" in err

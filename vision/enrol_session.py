@@ -31,13 +31,12 @@ from vision.enroll import (
     doubtful_cards,
     gate_threshold,
     ink_colour,
-    model_id,
     model_reads,
     model_weight,
 )
 from vision.labels import NONE
 from vision.reader import TableReader, model_vouches
-from vision.recognise import Recogniser
+from vision.recognise import Recogniser, model_id
 
 CONFIDENT = 0.97  # the model's own read, where this sure, may flag a card out of order
 # Cards: a capture less sharp than this (enrol_layout.sharpness) gets a warning. Measured on

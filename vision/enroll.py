@@ -13,7 +13,6 @@ This module knows nothing of the network: it takes an ``embed`` function (crops 
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.labels import NONE
+from vision.recognise import model_id as model_id
 from vision.userdata import check_name, data_dir
 
 Embed = Callable[[NDArray[np.uint8]], NDArray[np.float32]]
@@ -661,12 +661,6 @@ def model_reads(
             model_names[int(j)]: round(float(mean[j]), 4) for j in np.nonzero(mean >= floor)[0]
         }
     return out
-
-
-def model_id(path: str | Path) -> str:
-    """Names a model file by its content: embeddings from one model mean nothing to another."""
-    p = Path(path)
-    return f"{p.stem}:{hashlib.sha256(p.read_bytes()).hexdigest()[:16]}"
 
 
 def remove_deck(game: str, deck: str, root: str | Path | None = None) -> Path:

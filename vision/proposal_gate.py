@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from vision.recognise import MODELS, ModelError, model_input, session
+from vision.recognise import MODELS, ModelError, model_id, model_input, session
 
 KINDS = ("cards", "tiles")
 
@@ -32,13 +32,6 @@ KINDS = ("cards", "tiles")
 def gate_name(kind: str) -> str:
     """The file stem of ``kind``'s gate: ``<kind>.gate``."""
     return f"{kind}.gate"
-
-
-def content_id(path: Path) -> str:
-    """A model file named by its content (:func:`vision.enroll.model_id`)."""
-    from vision.enroll import model_id
-
-    return model_id(path)
 
 
 class Gate:
@@ -71,7 +64,7 @@ class Gate:
 
     def taught(self, recogniser: Path) -> bool:
         """Whether ``recogniser`` is a model file this gate was taught by."""
-        return content_id(recogniser) in self.teachers
+        return model_id(recogniser) in self.teachers
 
     def scores(self, batch: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
         """How likely the recogniser is to find an object in each N × h × w × 3 uint8 crop (a

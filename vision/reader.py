@@ -34,7 +34,7 @@ from vision import (
 from vision.crops import crops, reframed, scaled
 from vision.grouping import group_sets
 from vision.labels import NONE
-from vision.recognise import LOW_CONFIDENCE, MODELS, Read, Recogniser
+from vision.recognise import LOW_CONFIDENCE, MODELS, Read, Recogniser, model_id
 
 if TYPE_CHECKING:
     from vision.enroll import DeckProfile
@@ -438,7 +438,7 @@ class TableReader:
     def use_deck(self, deck: DeckProfile | str, data_dir: Path | None = None) -> None:
         """Read with an enrolled deck (a profile, or the name it is stored under): the model
         still decides what is an object, the nearest enrolled card says which one."""
-        from vision.enroll import DeckProfile, EnrolError, model_id
+        from vision.enroll import DeckProfile, EnrolError
 
         profile = (
             deck if isinstance(deck, DeckProfile) else DeckProfile.load(self.game, deck, data_dir)

@@ -9,6 +9,7 @@ deck in play plus ``none``.
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import platform
 from collections.abc import Callable
@@ -72,6 +73,13 @@ def load_spec(name: str, models: Path = MODELS) -> LabelSpec:
             f"label file {spec_path} cannot be read ({type(exc).__name__}: {exc}): restore "
             f"it from the repository or run `tableref train {name}`"
         ) from exc
+
+
+def model_id(path: str | Path) -> str:
+    """Names a model file by its content: embeddings from one model mean nothing to another,
+    and a proposals' gate stands in front of the recogniser that taught it only."""
+    p = Path(path)
+    return f"{p.stem}:{hashlib.sha256(p.read_bytes()).hexdigest()[:16]}"
 
 
 def float_path(model: Path) -> Path:

@@ -567,39 +567,43 @@ def fit(
 
 def export(model: Any, spec: LabelSpec, out: Path) -> Path:
     """Write ``<out>/<name>.onnx`` and ``<name>.labels.json``; return the model path."""
-    import torch
-
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{spec.name}.onnx"
-    w, h = spec.crop
-    dummy = torch.zeros(2, 3, h, w)
+    to_onnx(model, spec.crop, path, ["logits", "embedding"])
+    from vision.model_outputs import add_shape_output
+
+    add_shape_output(path)
+    spec.save(out / f"{spec.name}.labels.json")
+    within_budget(path)
+    return path
+
+
+def to_onnx(model: Any, crop: tuple[int, int], path: Path, outputs: list[str]) -> None:
+    """``model`` in evaluation mode written to ``path`` as ONNX (opset 17): input ``crops``,
+    N × 3 × h × w for a ``crop`` of (w, h), and the named ``outputs``, N of each."""
+    import torch
+
+    w, h = crop
     model.eval()
     with warnings.catch_warnings():
         # The TorchScript exporter is the one that needs no extra packages (onnxscript).
         warnings.simplefilter("ignore", DeprecationWarning)
-        _export(model, dummy, path)
-    spec.save(out / f"{spec.name}.labels.json")
+        torch.onnx.export(
+            model,
+            (torch.zeros(2, 3, h, w),),
+            str(path),
+            input_names=["crops"],
+            output_names=outputs,
+            dynamic_axes={name: {0: "n"} for name in ["crops", *outputs]},
+            opset_version=17,
+            dynamo=False,
+        )
+
+
+def within_budget(path: Path) -> None:
+    """Refuse a model file over :data:`MAX_MODEL_BYTES` (a RuntimeError naming it)."""
     if path.stat().st_size > MAX_MODEL_BYTES:
         raise RuntimeError(f"{path} is {path.stat().st_size} bytes, over the 5 MB budget")
-    return path
-
-
-def _export(model: Any, dummy: Any, path: Path) -> None:
-    import torch
-
-    torch.onnx.export(
-        model,
-        (dummy,),
-        str(path),
-        input_names=["crops"],
-        output_names=["logits", "embedding"],
-        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}, "embedding": {0: "n"}},
-        opset_version=17,
-        dynamo=False,
-    )
-    from vision.model_outputs import add_shape_output
-
-    add_shape_output(path)
 
 
 CACHE = Path(__file__).resolve().parent.parent / "build" / "train-cache"

@@ -24,10 +24,18 @@ import numpy.typing as npt
 
 from vision import datasets, synth
 from vision.labels import NONE
-from vision.proposal_gate import content_id, gate_name
+from vision.proposal_gate import gate_name
 from vision.reader import Image, TableReader
-from vision.recognise import MODELS, Read, Recogniser, float_path
-from vision.train import CACHE, MAX_MODEL_BYTES, Settings, _augment, read_photo, training_photos
+from vision.recognise import MODELS, Read, Recogniser, float_path, model_id
+from vision.train import (
+    CACHE,
+    Settings,
+    _augment,
+    read_photo,
+    to_onnx,
+    training_photos,
+    within_budget,
+)
 
 Crops = npt.NDArray[np.uint8]
 SCENE_SEED = 6_000_000  # generated tables' seeds: seed * 1_000_003 + SCENE_SEED + i
@@ -128,7 +136,7 @@ def _cached(
     content id (ignored by git)."""
     key = (
         f"{settings.kind}-s{settings.seed}-n{settings.scenes}-r{int(settings.real)}"
-        f"-{content_id(teacher.path).replace(':', '-')}-v{_CACHE_VERSION}"
+        f"-{model_id(teacher.path).replace(':', '-')}-v{_CACHE_VERSION}"
         + ("-dev" if settings.dev_out else "")
     )
     path = CACHE / f"{key}.npz"
@@ -207,27 +215,10 @@ def fit(
 
 def export(model: Any, kind: str, crop: tuple[int, int], out: Path) -> Path:
     """Write ``<out>/<kind>.gate.onnx``; return its path."""
-    import warnings
-
-    import torch
-
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{gate_name(kind)}.onnx"
-    w, h = crop
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        torch.onnx.export(
-            model,
-            (torch.zeros(2, 3, h, w),),
-            str(path),
-            input_names=["crops"],
-            output_names=["object"],
-            dynamic_axes={"crops": {0: "n"}, "object": {0: "n"}},
-            opset_version=17,
-            dynamo=False,
-        )
-    if path.stat().st_size > MAX_MODEL_BYTES:
-        raise RuntimeError(f"{path} is {path.stat().st_size} bytes, over the 5 MB budget")
+    to_onnx(model, crop, path, ["object"])
+    within_budget(path)
     return path
 
 
@@ -235,7 +226,7 @@ def teachers(kind: str, models: Path) -> list[str]:
     """The recogniser files in ``models`` a gate taught there stands in front of: the shipped
     model and the float model it was quantised from (read where int8 saturates)."""
     shipped = models / f"{kind}.onnx"
-    return [content_id(p) for p in (shipped, float_path(shipped)) if p.is_file()]
+    return [model_id(p) for p in (shipped, float_path(shipped)) if p.is_file()]
 
 
 def train(
