@@ -33,10 +33,7 @@ def _float_recognisers() -> Iterator[None]:
     ``tests/test_vision_quantise.py`` sets the flags it tests itself."""
     from vision import recognise
 
-    saved = recognise.cpu_flags
-    flags = saved() - {"avx512_vnni", "avx_vnni"}
-    recognise.cpu_flags = lambda: flags  # type: ignore[assignment]
-    try:
+    flags = recognise.cpu_flags() - {"avx512_vnni", "avx_vnni"}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(recognise, "cpu_flags", lambda: flags)
         yield
-    finally:
-        recognise.cpu_flags = saved

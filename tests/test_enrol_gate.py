@@ -10,6 +10,7 @@ import pytest
 
 from vision import enrol_layout, enroll
 from vision.reader import TableReader
+from vision.recognise import model_id
 
 
 def _deck(rng: np.random.Generator, spread: float) -> tuple[np.ndarray, list[str], list[int]]:
@@ -181,7 +182,7 @@ def _vouching_reader(
     profile = enroll.DeckProfile(
         "rummikub",
         "d",
-        enroll.model_id(reader.recogniser.path),
+        model_id(reader.recogniser.path),
         ["r7", "r8", "none", "none"],
         np.stack([unit[0], unit[1], unit[2], unit[3]]),
         model_weight=weight,

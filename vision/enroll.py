@@ -23,7 +23,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.labels import NONE
-from vision.recognise import model_id as model_id
 from vision.userdata import check_name, data_dir
 
 Embed = Callable[[NDArray[np.uint8]], NDArray[np.float32]]
