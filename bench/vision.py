@@ -180,6 +180,9 @@ def run() -> dict[str, Any]:
     conditions: dict[str, dict[str, dict[str, Score]]] = {}
     for game, kind in (("rummikub", "tiles"), ("cards", "cards")):
         reader = TableReader(game)  # type: ignore[arg-type]
+        # Which file read the photos: int8 on a Pi and on x86 with VNNI, float where int8
+        # saturates (recognise.int8_saturates); the two differ by a few reads in a thousand.
+        result.setdefault("read_with", {})[kind] = reader.recogniser.path.name
         misses: Counter[str] | None = Counter() if kind == "cards" else None
         reviewed = Score()
         fixes = label_review.corrections(kind)  # type: ignore[arg-type]
