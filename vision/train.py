@@ -76,8 +76,8 @@ SHIPPED = {
     "tiles": Settings("tiles", scenes=300, epochs=14),
     "cards": Settings(
         "cards",
-        scenes=500,
-        epochs=20,
+        scenes=1000,
+        epochs=16,
         real_repeat=3,
         stretch=0.25,
         reframe=True,
