@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from vision import glyphs
 from vision.evaluate import score
 from vision.recognise import MODELS
 
@@ -323,6 +324,9 @@ def main(argv: list[str] | None = None) -> int:
             drawn = list(tables(args.game, args.start, args.scenes, args.held_out))
     except SweepError as e:
         ap.error(str(e))
+    if not args.photos:
+        # Another font set draws other tables from the same seeds (vision.glyphs).
+        print(f"tables drawn with {glyphs.font_signature()}", flush=True)
     for folder in args.models or [MODELS]:
         prefix = f"{folder}: " if args.models else ""
         label = setting.label if setting else ""

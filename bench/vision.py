@@ -24,7 +24,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision import datasets, label_review, quantise, synth
+from vision import datasets, glyphs, label_review, quantise, synth
 from vision.card_misses import BUCKETS, miss_buckets
 from vision.evaluate import Score, score
 from vision.matching import same_object
@@ -175,6 +175,8 @@ def _speed(stages: dict[str, list[float]]) -> dict[str, float]:
 def run() -> dict[str, Any]:
     RESULTS.mkdir(parents=True, exist_ok=True)
     result: dict[str, Any] = {"real": {}, "synthetic": {}, "speed_ms": {}}
+    # The generated tables depend on the fonts installed (vision.glyphs); name them.
+    result["render_fonts"] = glyphs.font_signature()
     result["speed_best_ms"] = {"passes": TIMING_PASSES}
     confusion: dict[str, Score] = {}
     conditions: dict[str, dict[str, dict[str, Score]]] = {}

@@ -10,6 +10,7 @@ import pytest
 
 from bench import _sweep
 from bench._sweep import SweepError, check_seeds, parse_setting, sweep, tables
+from vision import glyphs
 from vision import reader as reader_module
 
 FRESH = 18_300_000  # no benchmark or training table
@@ -110,7 +111,8 @@ def test_the_command_prints_one_line_a_value(capsys: pytest.CaptureFixture[str])
         )
         == 0
     )
-    lines = capsys.readouterr().out.splitlines()
+    fonts, *lines = capsys.readouterr().out.splitlines()
+    assert fonts == f"tables drawn with {glyphs.font_signature()}"
     assert [line.split(":")[0] for line in lines] == [
         "vision.reader.CARD_MIN_CONFIDENCE=0.6",
         "vision.reader.CARD_MIN_CONFIDENCE=0.7",
@@ -191,12 +193,13 @@ def test_models_are_compared_on_the_same_tables_without_a_setting(
         _blind_model(model)
     argv = ["cards", "--start", str(FRESH), "--scenes", "2"]
     assert _sweep.main([*argv, "--models", str(same), "--models", str(blind)]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    _, *lines = capsys.readouterr().out.splitlines()
     assert [line.split(": ")[0] for line in lines] == [str(same), str(blind)]
     counts = [tuple(int(n) for n in re.findall(r"right (\d+) / (\d+)", line)[0]) for line in lines]
     assert counts[0][0] > 0 and counts[1] == (0, counts[0][1])
     assert _sweep.main([*argv, "--set", "reader.CARD_MIN_CONFIDENCE=0.6"]) == 0
-    assert capsys.readouterr().out.split(": right")[0] == "vision.reader.CARD_MIN_CONFIDENCE=0.6"
+    line = capsys.readouterr().out.splitlines()[1]
+    assert line.split(": right")[0] == "vision.reader.CARD_MIN_CONFIDENCE=0.6"
 
 
 def test_a_models_folder_without_models_is_refused(
