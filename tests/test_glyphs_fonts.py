@@ -8,7 +8,11 @@ import os
 import numpy as np
 import pytest
 
-from vision import glyphs, synth
+from vision import glyphs, synth, train_gate
+from vision.recognise import MODELS
+from vision.train import SHIPPED, Settings, cache_key
+
+GATE = Settings("cards-gate", scenes=1200, epochs=4)
 
 
 def test_the_signature_names_the_font_files_wherever_they_are_installed(
@@ -51,3 +55,20 @@ def test_without_a_font_the_same_seeds_draw_other_tables(monkeypatch: pytest.Mon
         assert labels() != full
     finally:
         glyphs.text_mask.cache_clear()
+
+
+def test_training_crops_rendered_with_other_fonts_are_not_taken_from_the_cache(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    here = ("/a/DejaVuSans.ttf", "/a/LiberationSerif-Bold.ttf")
+    monkeypatch.setattr(glyphs, "truetype_fonts", lambda: here)
+    both = cache_key(SHIPPED["cards"])
+    monkeypatch.setattr(glyphs, "truetype_fonts", lambda: here[:1])
+    assert cache_key(SHIPPED["cards"]) != both
+    monkeypatch.setattr(glyphs, "truetype_fonts", lambda: ())
+    assert cache_key(SHIPPED["cards"]).endswith("-fnone")
+    # The proposals' gate keeps its own crops, under its teacher's id.
+    teacher = MODELS / "cards.onnx"
+    assert train_gate.cache_key(GATE, teacher).endswith("-fnone")
+    monkeypatch.setattr(glyphs, "truetype_fonts", lambda: here)
+    assert train_gate.cache_key(GATE, teacher).endswith(f"-f{glyphs.font_digest()}")

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from cli_helpers import run
 
-from vision import datasets, synth, train_gate
+from vision import datasets, glyphs, synth, train_gate
 from vision.card_misses import miss_buckets
 from vision.crops import crops
 from vision.evaluate import score
@@ -154,6 +154,7 @@ def test_teaching_a_few_steps_writes_a_gate_the_reader_uses(kind: str, tmp_path:
     settings = Settings(f"{kind}-gate", scenes=4, epochs=1, real=False, workers=1)
     result = train_gate.train(settings, models, models, cache=False)
     assert result["crops"] > 200 and 0 < result["object_share"] < 0.5
+    assert result["render_fonts"] == glyphs.font_signature()  # its renders depend on them
     record = json.loads((models / f"{gate_name(kind)}.json").read_text())
     assert record["threshold"] == result["threshold"]
     gate = TableReader("rummikub" if kind == "tiles" else "cards", models).gate

@@ -8,6 +8,7 @@ import numpy as np
 import onnx
 import pytest
 
+from vision import glyphs
 from vision.labels import LabelSpec
 from vision.recognise import Recogniser
 from vision.train import Settings, train
@@ -22,6 +23,7 @@ def test_train_smoke_exports_a_loadable_model(tmp_path: Path) -> None:
     model = tmp_path / "tiles.onnx"
     assert model.is_file() and result["bytes"] == model.stat().st_size
     assert result["bytes"] < 5 * 1024 * 1024
+    assert result["render_fonts"] == glyphs.font_signature()  # its renders depend on them
     # Shipped as int8 (vision.quantise), the float model kept beside it to derive it again.
     ops = {n.op_type for n in onnx.load(str(model)).graph.node}
     source = tmp_path / "tiles.float.onnx"

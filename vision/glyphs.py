@@ -57,14 +57,17 @@ def font_count() -> int:
     return len(HERSHEY) * 2 + len(truetype_fonts())
 
 
+def font_digest() -> str:
+    """A short digest of the TrueType font files' names ("none" without any), for keys."""
+    names = [Path(p).name for p in truetype_fonts()]
+    return hashlib.sha1("\n".join(names).encode()).hexdigest()[:12] if names else "none"
+
+
 def font_signature() -> str:
     """Which TrueType fonts generated tables are drawn with: two machines draw the same tables
     from a seed only where this is the same."""
-    names = [Path(p).name for p in truetype_fonts()]
-    if not names:
-        return "no TrueType fonts (Hershey only)"
-    digest = hashlib.sha1("\n".join(names).encode()).hexdigest()[:12]
-    return f"{len(names)} TrueType fonts ({digest})"
+    n = len(truetype_fonts())
+    return f"{n} TrueType fonts ({font_digest()})" if n else "no TrueType fonts (Hershey only)"
 
 
 @functools.lru_cache(maxsize=4096)

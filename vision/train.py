@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision import datasets, detect, label_review, quantise, synth
+from vision import datasets, detect, glyphs, label_review, quantise, synth
 from vision.card_turns import Turn
 from vision.crops import crop, reframed
 from vision.detect import quad_iou
@@ -629,15 +629,11 @@ def _build_any(
     return build(settings, progress)
 
 
-def _cached_build(
-    settings: Settings, progress: Callable[[str, int, int], None] | None
-) -> tuple[Crops, npt.NDArray[np.int64], dict[str, int]]:
-    """:func:`build`, kept in ``build/train-cache`` (ignored by git) so a re-fit skips rendering.
-
-    The key covers everything that shapes the crops.
-    """
+def cache_key(settings: Settings) -> str:
+    """The crop cache's name for ``settings``: everything that shapes the crops, the fonts
+    installed among them (a seed picks a font by its place among them, vision.glyphs)."""
     spec = spec_for(settings.kind)
-    key = (
+    return (
         f"{settings.kind}-s{settings.seed}-n{settings.scenes}-r{int(settings.real)}"
         f"-j{settings.jitters}-c{spec.crop[0]}x{spec.crop[1]}-v{_CACHE_VERSION[settings.kind]}"
         + ("-dev" if settings.dev_out else "")
@@ -645,8 +641,15 @@ def _cached_build(
         + (f"-neg{settings.real_negatives}" if settings.real_negatives != 2 else "")
         + (f"-face{settings.face_negatives}" if settings.face_negatives else "")
         + ("-turns" if settings.orient_real and settings.real else "")
+        + f"-f{glyphs.font_digest()}"
     )
-    path = CACHE / f"{key}.npz"
+
+
+def _cached_build(
+    settings: Settings, progress: Callable[[str, int, int], None] | None
+) -> tuple[Crops, npt.NDArray[np.int64], dict[str, int]]:
+    """:func:`build`, kept in ``build/train-cache`` (ignored by git) so a re-fit skips rendering."""
+    path = CACHE / f"{cache_key(settings)}.npz"
     if path.is_file():
         data = np.load(path)
         sources = {k: int(data[k]) for k in ("scenes", "photos", "first_real_crop") if k in data}
@@ -685,5 +688,6 @@ def train(
         **metrics,
         "render_seconds": round(built - started, 1),
         "train_seconds": round(time.perf_counter() - built, 1),
+        "render_fonts": glyphs.font_signature(),
         "settings": settings.__dict__,
     }

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from vision import datasets, synth
+from vision import datasets, glyphs, synth
 from vision.labels import NONE
 from vision.proposal_gate import gate_name
 from vision.reader import Image, TableReader
@@ -129,17 +129,22 @@ def objects(teacher: Recogniser, x: Crops) -> npt.NDArray[np.bool_]:
     return out
 
 
+def cache_key(settings: Settings, teacher: Path) -> str:
+    """The crop cache's name: the teacher's content id, the settings that shape the crops and
+    the fonts the scenes are drawn with (vision.glyphs)."""
+    return (
+        f"{settings.kind}-s{settings.seed}-n{settings.scenes}-r{int(settings.real)}"
+        f"-{model_id(teacher).replace(':', '-')}-v{_CACHE_VERSION}"
+        + ("-dev" if settings.dev_out else "")
+        + f"-f{glyphs.font_digest()}"
+    )
+
+
 def _cached(
     settings: Settings, teacher: Recogniser, progress: Callable[[str, int, int], None] | None
 ) -> tuple[Crops, npt.NDArray[np.bool_], int]:
-    """:func:`gather` and :func:`objects`, kept in ``build/train-cache`` under the teacher's
-    content id (ignored by git)."""
-    key = (
-        f"{settings.kind}-s{settings.seed}-n{settings.scenes}-r{int(settings.real)}"
-        f"-{model_id(teacher.path).replace(':', '-')}-v{_CACHE_VERSION}"
-        + ("-dev" if settings.dev_out else "")
-    )
-    path = CACHE / f"{key}.npz"
+    """:func:`gather` and :func:`objects`, kept in ``build/train-cache`` (ignored by git)."""
+    path = CACHE / f"{cache_key(settings, teacher.path)}.npz"
     if path.is_file():
         data = np.load(path)
         return data["x"], data["y"], int(data["first_real"])
@@ -266,5 +271,6 @@ def train(
         **record,
         "render_seconds": round(built - started, 1),
         "train_seconds": round(time.perf_counter() - built, 1),
+        "render_fonts": glyphs.font_signature(),
         "settings": settings.__dict__,
     }
