@@ -14,7 +14,7 @@ from vision import datasets, train
 from vision.card_turns import Turn
 from vision.detect import rect_quad
 from vision.labels import NONE, cards_spec
-from vision.synth import Truth
+from vision.synth import Scene, Truth
 from vision.train import crops_from
 
 
@@ -177,6 +177,32 @@ def test_proposals_on_a_card_face_are_kept_as_none_beyond_the_random_sample(
     assert len(nones(2)) == 8 + 2
     assert len(nones(5)) == 8 + 3  # every face proposal there is
     assert train.card_faces(twice[:1]) == []  # one corner labelled: the face is unknown
+
+
+def test_generated_scenes_keep_their_own_count_of_card_face_proposals_as_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A generated scene's random sample of negatives seldom holds pips (All In's bug pips
+    # were read as a king of clocks), so scenes keep face proposals too: as many as
+    # scene_face_negatives says, not the real photos' face_negatives.
+    image = np.full((480, 640, 3), 128, np.uint8)
+    twice = [Truth("9b", _quad((100, 100, 130, 150))), Truth("9b", _quad((300, 350, 330, 400)))]
+    art = [rect_quad(np.float32([215 + dx, 250]), 30, 50, 90.0) for dx in (-40, 0, 40)]
+    table = [rect_quad(np.float32([560, 40 * k + 40]), 30, 50, 90.0) for k in range(10)]
+    monkeypatch.setattr(train, "_candidates", lambda kind, image: art + table)
+    monkeypatch.setattr(train.synth, "card_scene", lambda rng, deck: Scene(image.copy(), twice))
+    none = cards_spec().index(NONE)
+
+    def nones(scene_faces: int) -> int:
+        extra = {"negatives_per_truth": 4, "face_negatives": 1, "scene_face_negatives": scene_faces}
+        _, ys = train._scene_job(("cards", 5, 0, extra))
+        return ys.count(none)
+
+    assert nones(0) == 8  # the random sample only; the photos' settings stay theirs
+    assert nones(2) == 8 + 2
+    assert nones(6) == 8 + 3  # every face proposal there is
+    shipped = train.SHIPPED["cards"]
+    assert train.cache_key(shipped) != train.cache_key(replace(shipped, scene_face_negatives=6))
 
 
 @pytest.mark.slow

@@ -61,6 +61,11 @@ class Settings:
     # Real card photos: "none" crops kept per card labelled at both corners from the
     # proposals on its face, away from its indices (pips, court and ace artwork).
     face_negatives: int = 0
+    # Generated card scenes: the same, per card with both indices in the scene (the random
+    # sample of a scene's negatives holds few pips; All In's bug pips were read as a king of
+    # clocks). Tried at 6 on 2026-12-05 and not shipped: one draw halved the development
+    # tables' spurious reads, another of the same crops did not (models/MODEL_CARD.md).
+    scene_face_negatives: int = 0
     # Real card photos: each index's turn in its box read by a quick model of the generated
     # crops (vision.card_turns), not guessed from the box's shape.
     orient_real: bool = False
@@ -208,10 +213,10 @@ def crops_from(
 
     ``reframes``: each candidate is also taken in these frames (:func:`vision.crops.reframed`),
     as the reader reframes doubtful card reads, so the model learns those frames too.
-    ``face_negatives``: real card photos, up to this many ``none`` crops per card labelled at
-    both corners, from the candidates on that card's face (:func:`card_faces`), kept apart
-    from the random sample of negatives: pips and court artwork are the clutter most like
-    an index, and the random sample seldom holds them.
+    ``face_negatives``: card photos and scenes, up to this many ``none`` crops per card
+    labelled at both corners, from the candidates on that card's face (:func:`card_faces`),
+    kept apart from the random sample of negatives: pips and court artwork are the clutter
+    most like an index, and the random sample seldom holds them.
     ``turns``: real card photos, each truth's turn in its box (:mod:`vision.card_turns`);
     without them the box's shape says it.
     """
@@ -225,7 +230,7 @@ def crops_from(
     once = [t.quad for t in truths if sum(u.label == t.label for u in truths) == 1]
     found = _candidates(kind, image)
     found += [reframed(q, *f) for q in found for f in reframes]
-    faces = card_faces(truths) if real and kind == "cards" and face_negatives else []
+    faces = card_faces(truths) if kind == "cards" and face_negatives else []
     on_face: list[list[synth.Quad]] = [[] for _ in faces]
     for q in found:
         hit = next((k for k, t in enumerate(truths) if same_object(q, t.quad)), None)
@@ -318,9 +323,12 @@ def _scene_job(args: tuple[str, int, int, dict[str, Any]]) -> tuple[list[Crops],
         scene = synth.card_scene(rng, "allin" if seed % 2 else "cards")
         if rng.random() < 0.3:
             scene.image[:] = speckle(scene.image, rng)
-    real_only = ("negatives_per_truth", "face_negatives")
+    real_only = ("negatives_per_truth", "face_negatives", "scene_face_negatives")
+    face_negatives = extra.get("scene_face_negatives", 0)
     extra = {k: v for k, v in extra.items() if k not in real_only}
-    return crops_from(kind, spec, scene.image, scene.truths, rng, jitters, **extra)
+    return crops_from(
+        kind, spec, scene.image, scene.truths, rng, jitters, face_negatives=face_negatives, **extra
+    )
 
 
 def speckle(image: synth.Image, rng: np.random.Generator) -> synth.Image:
@@ -348,6 +356,7 @@ def _photo_job(
     rng = np.random.default_rng(seed)
     spec = spec_for(kind)
     image = read_photo(photo)
+    extra = {k: v for k, v in extra.items() if k != "scene_face_negatives"}
     return crops_from(
         kind, spec, image, photo.truths, rng, jitters, photo.ignore, real=True, **extra
     )
@@ -434,6 +443,7 @@ def build(
     extra: dict[str, Any] = {
         "negatives_per_truth": settings.real_negatives,
         "face_negatives": settings.face_negatives,
+        "scene_face_negatives": settings.scene_face_negatives,
     }
     if settings.reframe and kind == "cards":
         extra["reframes"] = CARD_REFRAMES
@@ -640,6 +650,7 @@ def cache_key(settings: Settings) -> str:
         + ("-rf" if settings.reframe else "")
         + (f"-neg{settings.real_negatives}" if settings.real_negatives != 2 else "")
         + (f"-face{settings.face_negatives}" if settings.face_negatives else "")
+        + (f"-sface{settings.scene_face_negatives}" if settings.scene_face_negatives else "")
         + ("-turns" if settings.orient_real and settings.real else "")
         + f"-f{glyphs.font_digest()}"
     )
