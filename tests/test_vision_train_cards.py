@@ -194,9 +194,19 @@ def test_generated_scenes_keep_their_own_count_of_card_face_proposals_as_none(
     none = cards_spec().index(NONE)
 
     def nones(scene_faces: int) -> int:
-        extra = {"negatives_per_truth": 4, "face_negatives": 1, "scene_face_negatives": scene_faces}
-        _, ys = train._scene_job(("cards", 5, 0, extra))
-        return ys.count(none)
+        # The photos' own settings (none here) must not reach the scene: 12 nones with 6 a
+        # truth, one more with their face count.
+        settings = train.Settings(
+            "cards",
+            scenes=1,
+            real=False,
+            workers=1,
+            real_negatives=6,
+            face_negatives=1,
+            scene_face_negatives=scene_faces,
+        )
+        _, ys, _ = train.build(settings)
+        return int((ys == none).sum())
 
     assert nones(0) == 8  # the random sample only; the photos' settings stay theirs
     assert nones(2) == 8 + 2

@@ -323,12 +323,7 @@ def _scene_job(args: tuple[str, int, int, dict[str, Any]]) -> tuple[list[Crops],
         scene = synth.card_scene(rng, "allin" if seed % 2 else "cards")
         if rng.random() < 0.3:
             scene.image[:] = speckle(scene.image, rng)
-    real_only = ("negatives_per_truth", "face_negatives", "scene_face_negatives")
-    face_negatives = extra.get("scene_face_negatives", 0)
-    extra = {k: v for k, v in extra.items() if k not in real_only}
-    return crops_from(
-        kind, spec, scene.image, scene.truths, rng, jitters, face_negatives=face_negatives, **extra
-    )
+    return crops_from(kind, spec, scene.image, scene.truths, rng, jitters, **extra)
 
 
 def speckle(image: synth.Image, rng: np.random.Generator) -> synth.Image:
@@ -356,7 +351,6 @@ def _photo_job(
     rng = np.random.default_rng(seed)
     spec = spec_for(kind)
     image = read_photo(photo)
-    extra = {k: v for k, v in extra.items() if k != "scene_face_negatives"}
     return crops_from(
         kind, spec, image, photo.truths, rng, jitters, photo.ignore, real=True, **extra
     )
@@ -440,13 +434,14 @@ def build(
     """All training crops and labels for ``settings``, in a deterministic order: the
     generated scenes', then the real photos'."""
     kind = settings.kind
-    extra: dict[str, Any] = {
+    reframes = {"reframes": CARD_REFRAMES} if settings.reframe and kind == "cards" else {}
+    # Scenes and photos each keep their own negatives.
+    scene_extra: dict[str, Any] = {"face_negatives": settings.scene_face_negatives, **reframes}
+    photo_extra: dict[str, Any] = {
         "negatives_per_truth": settings.real_negatives,
         "face_negatives": settings.face_negatives,
-        "scene_face_negatives": settings.scene_face_negatives,
+        **reframes,
     }
-    if settings.reframe and kind == "cards":
-        extra["reframes"] = CARD_REFRAMES
     photos = training_photos(kind, settings.real, settings.dev_out)
     gathered = Gathered(settings.scenes + len(photos), progress)
     xs, ys = gathered.xs, gathered.ys
@@ -456,7 +451,7 @@ def build(
 
     with ProcessPoolExecutor(max_workers=settings.workers) as pool:
         scenes = [
-            (kind, settings.seed * 1_000_003 + i, settings.jitters, extra)
+            (kind, settings.seed * 1_000_003 + i, settings.jitters, scene_extra)
             for i in range(settings.scenes)
         ]
         run(pool, _scene_job, scenes)
@@ -471,7 +466,7 @@ def build(
                 p,
                 settings.seed * 7 + i,
                 settings.jitters * 3,
-                {**extra, "turns": turns[p.path.name]} if turns else extra,
+                {**photo_extra, "turns": turns[p.path.name]} if turns else photo_extra,
             )
             for i, p in enumerate(photos)
         ]
