@@ -6,6 +6,8 @@ render never fails for want of a font. It does depend on which are installed: a 
 font by its place among them all, so a machine missing one draws other tables from the same
 seeds (without the Liberation fonts, 400 standard-deck development tables held 2569 indices
 instead of 2580). :func:`font_signature` names the set, and the bench and the sweeps print it.
+A training recipe pins the font families it draws with (:func:`draw_with`), so a machine with
+more fonts installed still draws its scenes.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ _FONT_GLOBS = (
 
 
 @functools.cache
-def truetype_fonts() -> tuple[str, ...]:
+def installed_fonts() -> tuple[str, ...]:
     """TrueType files usable for digits (ExtraLight and symbol fonts left out)."""
     try:
         import PIL.ImageFont  # noqa: F401
@@ -53,21 +55,62 @@ def truetype_fonts() -> tuple[str, ...]:
     return tuple(p for p in found if "Math" not in p)
 
 
+# File-name prefixes of the families this process draws with (every installed font when empty).
+_drawn_with: tuple[str, ...] = ()
+
+
+def draw_with(families: tuple[str, ...] = ()) -> None:
+    """Draw only with the installed fonts whose file names start with one of ``families``
+    ("DejaVu"), or with every one when empty. Training workers call it first."""
+    global _drawn_with
+    _drawn_with = tuple(families)
+    text_mask.cache_clear()
+
+
+def fonts_of(families: tuple[str, ...]) -> tuple[str, ...]:
+    """The installed TrueType files of ``families`` (every one when empty)."""
+    fonts = installed_fonts()
+    return tuple(p for p in fonts if Path(p).name.startswith(families)) if families else fonts
+
+
+def require(families: tuple[str, ...]) -> None:
+    """Fail where ``families`` are pinned and none of their fonts can be drawn with: their
+    scenes would be drawn in other fonts (Hershey), silently unlike the recipe's."""
+    if families and not fonts_of(families):
+        names = ", ".join(f"{f}*" for f in families)
+        raise FileNotFoundError(
+            f"no TrueType font {names} to draw with: install the Debian packages in "
+            ".ci/apt-packages.txt and the train extra (Pillow)"
+        )
+
+
+def truetype_fonts() -> tuple[str, ...]:
+    """The TrueType files this process draws with (:func:`draw_with`)."""
+    return fonts_of(_drawn_with)
+
+
 def font_count() -> int:
     return len(HERSHEY) * 2 + len(truetype_fonts())
 
 
-def font_digest() -> str:
-    """A short digest of the TrueType font files' names ("none" without any), for keys."""
-    names = [Path(p).name for p in truetype_fonts()]
+def _named(families: tuple[str, ...]) -> tuple[str, ...]:
+    return fonts_of(families) if families else truetype_fonts()
+
+
+def font_digest(families: tuple[str, ...] = ()) -> str:
+    """A short digest of the TrueType font files' names ("none" without any), for keys: those of
+    ``families``, else those this process draws with."""
+    names = [Path(p).name for p in _named(families)]
     return hashlib.sha1("\n".join(names).encode()).hexdigest()[:12] if names else "none"
 
 
-def font_signature() -> str:
-    """Which TrueType fonts generated tables are drawn with: two machines draw the same tables
-    from a seed only where this is the same."""
-    n = len(truetype_fonts())
-    return f"{n} TrueType fonts ({font_digest()})" if n else "no TrueType fonts (Hershey only)"
+def font_signature(families: tuple[str, ...] = ()) -> str:
+    """Which TrueType fonts generated tables are drawn with (those of ``families``, else this
+    process's): two machines draw the same tables from a seed only where this is the same."""
+    n = len(_named(families))
+    return (
+        f"{n} TrueType fonts ({font_digest(families)})" if n else "no TrueType fonts (Hershey only)"
+    )
 
 
 @functools.lru_cache(maxsize=4096)

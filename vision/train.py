@@ -74,8 +74,24 @@ class Settings:
     # The network's channel widths (vision.net.Recogniser): first block, middle, last two.
     # Wider last blocks for cards (16, 32, 96) were tried and not kept (models/MODEL_CARD.md).
     widths: tuple[int, int, int] = (16, 32, 64)
+    # The TrueType font families the scenes are drawn with (file-name prefixes; every
+    # installed font when empty). A seed picks a font by its place among them, so pinning
+    # them lets a machine with more fonts installed draw the shipped recipe's scenes.
+    fonts: tuple[str, ...] = ()
+
+    def pool(self) -> ProcessPoolExecutor:
+        """Workers that render with this recipe's fonts."""
+        return drawing_pool(self.workers, self.fonts)
 
 
+def drawing_pool(workers: int, fonts: tuple[str, ...]) -> ProcessPoolExecutor:
+    """Worker processes that render with the TrueType ``fonts`` (:func:`glyphs.draw_with`)."""
+    return ProcessPoolExecutor(max_workers=workers, initializer=glyphs.draw_with, initargs=(fonts,))
+
+
+# The card recogniser and its gate were rendered with the 20 DejaVu fonts (fonts-dejavu-core),
+# before fonts-liberation was installed on the machine that trained them.
+DRAWN_WITH_DEJAVU = ("DejaVu",)
 # The settings the shipped models were trained with (``tableref train KIND`` uses them).
 SHIPPED = {
     "tiles": Settings("tiles", scenes=300, epochs=14),
@@ -89,6 +105,7 @@ SHIPPED = {
         real_negatives=4,
         face_negatives=6,
         orient_real=True,
+        fonts=DRAWN_WITH_DEJAVU,
     ),
     "fourcolor": Settings("fourcolor", scenes=300, epochs=10, real=False),
     "cactus": Settings("cactus", scenes=500, epochs=8, real=False, jitters=6),
@@ -97,7 +114,9 @@ SHIPPED = {
     "pips": Settings("pips", scenes=1500, epochs=12, real_repeat=5),
     # The proposals' gates (vision.train_gate): taught by their recogniser, on the crops the
     # reader gives it; strided widths for a network an eighth as costly a crop.
-    "cards-gate": Settings("cards-gate", scenes=1200, epochs=4, widths=(8, 16, 32)),
+    "cards-gate": Settings(
+        "cards-gate", scenes=1200, epochs=4, widths=(8, 16, 32), fonts=DRAWN_WITH_DEJAVU
+    ),
     "tiles-gate": Settings("tiles-gate", scenes=600, epochs=4, widths=(8, 16, 32)),
 }
 # Kinds read in their true turn only: a half-turned crop is "none", so no half-turn augmentation.
@@ -449,7 +468,7 @@ def build(
     def run(pool: ProcessPoolExecutor, fn: Callable[[Any], Any], args: list[Any]) -> None:
         gathered.take([pool.submit(fn, arg) for arg in args])
 
-    with ProcessPoolExecutor(max_workers=settings.workers) as pool:
+    with settings.pool() as pool:
         scenes = [
             (kind, settings.seed * 1_000_003 + i, settings.jitters, scene_extra)
             for i in range(settings.scenes)
@@ -630,13 +649,13 @@ def _build_any(
         from vision import train_pips
 
         s = settings
-        return train_pips.build(s.seed, s.scenes, s.workers, s.real, s.dev_out, progress)
+        return train_pips.build(s.seed, s.scenes, s.workers, s.real, s.dev_out, progress, s.fonts)
     return build(settings, progress)
 
 
 def cache_key(settings: Settings) -> str:
     """The crop cache's name for ``settings``: everything that shapes the crops, the fonts
-    installed among them (a seed picks a font by its place among them, vision.glyphs)."""
+    drawn with among them (a seed picks a font by its place among them, vision.glyphs)."""
     spec = spec_for(settings.kind)
     return (
         f"{settings.kind}-s{settings.seed}-n{settings.scenes}-r{int(settings.real)}"
@@ -647,7 +666,7 @@ def cache_key(settings: Settings) -> str:
         + (f"-face{settings.face_negatives}" if settings.face_negatives else "")
         + (f"-sface{settings.scene_face_negatives}" if settings.scene_face_negatives else "")
         + ("-turns" if settings.orient_real and settings.real else "")
-        + f"-f{glyphs.font_digest()}"
+        + f"-f{glyphs.font_digest(settings.fonts)}"
     )
 
 
@@ -674,6 +693,7 @@ def train(
 ) -> dict[str, Any]:
     started = time.perf_counter()
     spec = spec_for(settings.kind)
+    glyphs.require(settings.fonts)
     if settings.kind in quantise.QUANTISED:
         # The int8 step after the fit needs training photos: without them, fail now, not
         # after the minutes of rendering and fitting.
@@ -694,6 +714,6 @@ def train(
         **metrics,
         "render_seconds": round(built - started, 1),
         "train_seconds": round(time.perf_counter() - built, 1),
-        "render_fonts": glyphs.font_signature(),
+        "render_fonts": glyphs.font_signature(settings.fonts),
         "settings": settings.__dict__,
     }

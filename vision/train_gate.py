@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -101,7 +100,7 @@ def gather(
     real = training_photos(kind, settings.real, settings.dev_out)
     photos = [(p, games[0], models) for p in real]
     parts: list[Crops] = []
-    with ProcessPoolExecutor(max_workers=settings.workers) as pool:
+    with settings.pool() as pool:
         jobs = [pool.submit(_scene_job, a) for a in scenes]
         jobs += [pool.submit(_photo_job, a) for a in photos]
         first_real = 0
@@ -136,7 +135,7 @@ def cache_key(settings: Settings, teacher: Path) -> str:
         f"{settings.kind}-s{settings.seed}-n{settings.scenes}-r{int(settings.real)}"
         f"-{model_id(teacher).replace(':', '-')}-v{_CACHE_VERSION}"
         + ("-dev" if settings.dev_out else "")
-        + f"-f{glyphs.font_digest()}"
+        + f"-f{glyphs.font_digest(settings.fonts)}"
     )
 
 
@@ -245,6 +244,7 @@ def train(
     write it to ``out``: ``<kind>.gate.onnx`` and ``<kind>.gate.json``."""
     started = time.perf_counter()
     kind = recogniser_kind(settings)
+    glyphs.require(settings.fonts)
     teacher = Recogniser.named(kind, models)
     if cache:
         x, y, first_real = _cached(settings, teacher, progress)
@@ -271,6 +271,6 @@ def train(
         **record,
         "render_seconds": round(built - started, 1),
         "train_seconds": round(time.perf_counter() - built, 1),
-        "render_fonts": glyphs.font_signature(),
+        "render_fonts": glyphs.font_signature(settings.fonts),
         "settings": settings.__dict__,
     }

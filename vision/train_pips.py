@@ -18,7 +18,6 @@ card's letters and a cut blob as ``none``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -28,7 +27,7 @@ from vision import card_pips, datasets, synth
 from vision.crops import crop
 from vision.labels import NONE, spec_for
 from vision.matching import inside
-from vision.train import Gathered, box_turn, read_photo, training_photos
+from vision.train import Gathered, box_turn, drawing_pool, read_photo, training_photos
 
 Crops = npt.NDArray[Any]
 Quad = npt.NDArray[np.float32]
@@ -120,11 +119,13 @@ def build(
     real: bool = True,
     dev_out: bool = False,
     progress: Callable[[str, int, int], None] | None = None,
+    fonts: tuple[str, ...] = (),
 ) -> tuple[Crops, npt.NDArray[np.int64], dict[str, int]]:
-    """Every pip crop and label, generated tables' first, then the real photos'."""
+    """Every pip crop and label, generated tables' first, then the real photos'; the tables
+    drawn with the TrueType ``fonts`` (every installed one when empty)."""
     photos = training_photos("cards", real, dev_out)
     gathered = Gathered(scenes + len(photos), progress)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with drawing_pool(workers, fonts) as pool:
         seeds = [seed * 1_000_003 + SCENE_SEED + i for i in range(scenes)]
         scene_jobs = [pool.submit(_scene_job, s) for s in seeds]
         photo_jobs = [pool.submit(_photo_job, p) for p in photos]
