@@ -168,3 +168,11 @@ def test_a_recipe_whose_fonts_are_missing_is_refused_before_it_renders(
     with pytest.raises(FileNotFoundError, match=r"DejaVu\*"):
         train_gate.train(SHIPPED["cards-gate"], out=tmp_path, cache=False)
     assert not list(tmp_path.iterdir())
+
+
+def test_the_shipped_card_recipes_draw_with_the_fonts_their_models_were_rendered_with() -> None:
+    """models/MODEL_CARD.md: the card recogniser and its gate were rendered with these 20 files
+    of fonts-dejavu-core. Should Debian's package change them, the recipe no longer draws the
+    shipped scenes, and this says so."""
+    for kind in ("cards", "cards-gate"):
+        assert glyphs.font_signature(SHIPPED[kind].fonts) == "20 TrueType fonts (e3fbc4ab50c4)"
