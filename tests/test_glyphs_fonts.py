@@ -170,9 +170,13 @@ def test_a_recipe_whose_fonts_are_missing_is_refused_before_it_renders(
     assert not list(tmp_path.iterdir())
 
 
-def test_the_shipped_card_recipes_draw_with_the_fonts_their_models_were_rendered_with() -> None:
+def test_the_shipped_recipes_draw_with_the_fonts_their_models_were_rendered_with() -> None:
     """models/MODEL_CARD.md: the card recogniser and its gate were rendered with these 20 files
-    of fonts-dejavu-core. Should Debian's package change them, the recipe no longer draws the
+    of fonts-dejavu-core, the pips recogniser and the tiles' gate with those and the 16 of
+    fonts-liberation. Should Debian's packages change them, the recipes no longer draw the
     shipped scenes, and this says so."""
+    _liberation_installed()
     for kind in ("cards", "cards-gate"):
         assert glyphs.font_signature(SHIPPED[kind].fonts) == "20 TrueType fonts (e3fbc4ab50c4)"
+    for kind in ("pips", "tiles-gate"):
+        assert glyphs.font_signature(SHIPPED[kind].fonts) == "36 TrueType fonts (f8daebbfc0ce)"

@@ -90,8 +90,10 @@ def drawing_pool(workers: int, fonts: tuple[str, ...]) -> ProcessPoolExecutor:
 
 
 # The card recogniser and its gate were rendered with the 20 DejaVu fonts (fonts-dejavu-core),
-# before fonts-liberation was installed on the machine that trained them.
+# before fonts-liberation was installed on the machine that trained them; the pips recogniser
+# and the tiles' gate with those and the 16 Liberation ones (their crop counts say so).
 DRAWN_WITH_DEJAVU = ("DejaVu",)
+DRAWN_WITH_DEJAVU_LIBERATION = ("DejaVu", "Liberation")
 # The settings the shipped models were trained with (``tableref train KIND`` uses them).
 SHIPPED = {
     "tiles": Settings("tiles", scenes=300, epochs=14),
@@ -111,13 +113,17 @@ SHIPPED = {
     "cactus": Settings("cactus", scenes=500, epochs=8, real=False, jitters=6),
     # The pips beside a standard card's index (vision.train_pips): few real ones, so each
     # epoch sees them five times.
-    "pips": Settings("pips", scenes=1500, epochs=12, real_repeat=5),
+    "pips": Settings(
+        "pips", scenes=1500, epochs=12, real_repeat=5, fonts=DRAWN_WITH_DEJAVU_LIBERATION
+    ),
     # The proposals' gates (vision.train_gate): taught by their recogniser, on the crops the
     # reader gives it; strided widths for a network an eighth as costly a crop.
     "cards-gate": Settings(
         "cards-gate", scenes=1200, epochs=4, widths=(8, 16, 32), fonts=DRAWN_WITH_DEJAVU
     ),
-    "tiles-gate": Settings("tiles-gate", scenes=600, epochs=4, widths=(8, 16, 32)),
+    "tiles-gate": Settings(
+        "tiles-gate", scenes=600, epochs=4, widths=(8, 16, 32), fonts=DRAWN_WITH_DEJAVU_LIBERATION
+    ),
 }
 # Kinds read in their true turn only: a half-turned crop is "none", so no half-turn augmentation.
 UPRIGHT_ONLY = ("fourcolor", "cactus")
