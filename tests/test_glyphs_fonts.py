@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_helpers import run
 
 from vision import glyphs, synth, train_gate, train_pips
 from vision.recognise import MODELS
@@ -167,6 +168,23 @@ def test_a_recipe_whose_fonts_are_missing_is_refused_before_it_renders(
         train(replace(SHIPPED["cards"], scenes=1, epochs=1), out=tmp_path, cache=False)
     with pytest.raises(FileNotFoundError, match=r"DejaVu\*"):
         train_gate.train(SHIPPED["cards-gate"], out=tmp_path, cache=False)
+    assert not list(tmp_path.iterdir())
+
+
+def test_the_train_command_names_the_fonts_a_recipe_lacks(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Pips and the tiles' gate draw with DejaVu and Liberation: one family is not enough.
+    monkeypatch.setattr(glyphs, "installed_fonts", lambda: ("/a/DejaVuSans.ttf",))
+    for kind in ("pips", "tiles-gate"):
+        code, _, err = run(capsys, "train", kind, "--epochs", "1", "--out", str(tmp_path))
+        assert code == 2 and "no TrueType font Liberation* to draw with" in err
+    monkeypatch.setattr(glyphs, "installed_fonts", lambda: ())
+    for kind in ("cards", "cards-gate"):
+        code, _, err = run(capsys, "train", kind, "--epochs", "1", "--out", str(tmp_path))
+        assert code == 2 and "no TrueType font DejaVu* to draw with" in err
+    code, _, err = run(capsys, "train", "pips", "--out", str(tmp_path))
+    assert "no TrueType font DejaVu*, Liberation* to draw with" in err
     assert not list(tmp_path.iterdir())
 
 

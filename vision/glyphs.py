@@ -74,10 +74,11 @@ def fonts_of(families: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def require(families: tuple[str, ...]) -> None:
-    """Fail where ``families`` are pinned and none of their fonts can be drawn with: their
-    scenes would be drawn in other fonts (Hershey), silently unlike the recipe's."""
-    if families and not fonts_of(families):
-        names = ", ".join(f"{f}*" for f in families)
+    """Fail where a pinned family has no font to draw with: the scenes would be drawn with the
+    other fonts alone, silently unlike the recipe's."""
+    missing = [f for f in families if not fonts_of((f,))]
+    if missing:
+        names = ", ".join(f"{f}*" for f in missing)
         raise FileNotFoundError(
             f"no TrueType font {names} to draw with: install the Debian packages in "
             ".ci/apt-packages.txt and the train extra (Pillow)"
