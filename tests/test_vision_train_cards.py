@@ -237,6 +237,24 @@ def test_the_shipped_card_recipe_options_train_and_export(tmp_path: Path) -> Non
 
 
 @pytest.mark.slow
+def test_the_card_recipe_makes_the_same_files_byte_for_byte_when_run_again(
+    tmp_path: Path,
+) -> None:
+    """What lets `tableref train cards` remake the shipped files (models/MODEL_CARD.md): every
+    random choice seeded, the scenes' order kept across the rendering processes, the export
+    and the int8 calibration deterministic."""
+    settings = replace(
+        train.SHIPPED["cards"], scenes=2, epochs=1, batch=64, real=False, calibration_photos=2
+    )
+    first, again = tmp_path / "first", tmp_path / "again"
+    for out in (first, again):
+        out.mkdir()
+        train.train(settings, out=out, cache=False)
+    for name in ("cards.float.onnx", "cards.onnx", "cards.labels.json"):
+        assert (first / name).read_bytes() == (again / name).read_bytes(), name
+
+
+@pytest.mark.slow
 def test_real_indices_turns_are_read_by_a_quick_model_of_the_generated_crops(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
