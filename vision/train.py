@@ -94,6 +94,7 @@ def drawing_pool(workers: int, fonts: tuple[str, ...]) -> ProcessPoolExecutor:
 # and the tiles' gate with those and the 16 Liberation ones (their crop counts say so).
 DRAWN_WITH_DEJAVU = ("DejaVu",)
 DRAWN_WITH_DEJAVU_LIBERATION = ("DejaVu", "Liberation")
+
 # The settings the shipped models were trained with (``tableref train KIND`` uses them).
 SHIPPED = {
     "tiles": Settings("tiles", scenes=300, epochs=14),
