@@ -79,10 +79,6 @@ class Settings:
     # them lets a machine with more fonts installed draw the shipped recipe's scenes.
     fonts: tuple[str, ...] = ()
 
-    def pool(self) -> ProcessPoolExecutor:
-        """Workers that render with this recipe's fonts."""
-        return drawing_pool(self.workers, self.fonts)
-
 
 def drawing_pool(workers: int, fonts: tuple[str, ...]) -> ProcessPoolExecutor:
     """Worker processes that render with the TrueType ``fonts`` (:func:`glyphs.draw_with`)."""
@@ -475,7 +471,7 @@ def build(
     def run(pool: ProcessPoolExecutor, fn: Callable[[Any], Any], args: list[Any]) -> None:
         gathered.take([pool.submit(fn, arg) for arg in args])
 
-    with settings.pool() as pool:
+    with drawing_pool(settings.workers, settings.fonts) as pool:
         scenes = [
             (kind, settings.seed * 1_000_003 + i, settings.jitters, scene_extra)
             for i in range(settings.scenes)

@@ -30,6 +30,7 @@ from vision.train import (
     CACHE,
     Settings,
     _augment,
+    drawing_pool,
     read_photo,
     to_onnx,
     training_photos,
@@ -100,7 +101,7 @@ def gather(
     real = training_photos(kind, settings.real, settings.dev_out)
     photos = [(p, games[0], models) for p in real]
     parts: list[Crops] = []
-    with settings.pool() as pool:
+    with drawing_pool(settings.workers, settings.fonts) as pool:
         jobs = [pool.submit(_scene_job, a) for a in scenes]
         jobs += [pool.submit(_photo_job, a) for a in photos]
         first_real = 0
