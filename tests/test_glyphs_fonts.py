@@ -198,3 +198,22 @@ def test_the_shipped_recipes_draw_with_the_fonts_their_models_were_rendered_with
         assert glyphs.font_signature(SHIPPED[kind].fonts) == "20 TrueType fonts (e3fbc4ab50c4)"
     for kind in ("pips", "tiles-gate"):
         assert glyphs.font_signature(SHIPPED[kind].fonts) == "36 TrueType fonts (f8daebbfc0ce)"
+
+
+def test_training_results_name_the_fonts_the_recipe_drew_with(tmp_path: Path) -> None:
+    """``render_fonts`` says which fonts the crops were drawn with: the recipe's pinned ones,
+    not every font this machine has."""
+    _liberation_installed()
+    pinned = Settings(
+        "cards",
+        scenes=1,
+        epochs=1,
+        batch=64,
+        real=False,
+        workers=1,
+        calibration_photos=2,
+        fonts=("DejaVu",),
+    )
+    result = train(pinned, out=tmp_path, cache=False)
+    assert result["render_fonts"] == "20 TrueType fonts (e3fbc4ab50c4)"
+    assert result["render_fonts"] != glyphs.font_signature()
