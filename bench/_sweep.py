@@ -10,11 +10,13 @@ of the shipped ones, each with every value; ``--set`` may then be left out.
 Games: ``rummikub``, ``cards``, ``allin`` (scored as ``bench.vision`` scores its generated
 scenes), ``fourcolor`` and ``cactus`` (as ``bench.vision_extra`` does; ``--held-out`` draws
 them in the held-out fonts). ``--misses`` adds, for card games, why each index was missed
-(:mod:`vision.card_misses`). ``--photos train|dev`` reads real photos of
-``../shared/datasets/`` instead (``rummikub`` or ``cards``): the training split, or its dev
-fold (:func:`vision.datasets.in_dev_fold`), scored against their labels as reviewed
-(``*_training`` in ``vision/label_review.json``); the shipped models trained on both, so they
-guard against harm rather than measure a gain. The held-out split is never read.
+(:mod:`vision.card_misses`); ``--list`` lists them, each with its table (seed or photo), label,
+bucket and the kept reads over it, and every spurious read with its table.
+``--photos train|dev`` reads real photos of ``../shared/datasets/`` instead (``rummikub`` or
+``cards``): the training split, or its dev fold (:func:`vision.datasets.in_dev_fold`), scored
+against their labels as reviewed (``*_training`` in ``vision/label_review.json``); the shipped
+models trained on both, so they guard against harm rather than measure a gain.
+The held-out split is never read.
 
 A constant is chosen on tables the benchmark does not score and training never rendered, so
 seeds the benchmark reads (:data:`bench.vision.SYNTH_SEED`,
@@ -175,6 +177,7 @@ class Table:
     score: Callable[[list[Any]], Any]
     ignore: Any = None
     photo: bool = False  # a real photo, not a generated table
+    name: str = ""  # the seed or photo file, for --list
 
 
 PHOTO_GAMES = {"rummikub": "tiles", "cards": "cards"}
@@ -209,6 +212,7 @@ def photos(game: str, which: str) -> Iterator[Table]:
             partial(score, truths=p.truths, ignore=p.ignore, other_corners=cards),
             p.ignore,
             photo=True,
+            name=p.path.name,
         )
 
 
@@ -220,11 +224,15 @@ def tables(game: str, start: int, scenes: int, held_out: bool = False) -> Iterat
             from bench.vision_extra import _fcc_scene
 
             scene, truth, _ = _fcc_scene(game, seed, held_out)
-            yield Table(scene.image, truth, partial(evaluate_fcc.score, truths=truth))
+            yield Table(
+                scene.image, truth, partial(evaluate_fcc.score, truths=truth), name=str(seed)
+            )
             continue
         rng = np.random.default_rng(seed)
         s = synth.tile_scene(rng) if game == "rummikub" else synth.card_scene(rng, game)  # type: ignore[arg-type]
-        yield Table(s.image, s.truths, partial(score, truths=s.truths, partial=s.partial))
+        yield Table(
+            s.image, s.truths, partial(score, truths=s.truths, partial=s.partial), name=str(seed)
+        )
 
 
 @dataclass
@@ -235,6 +243,7 @@ class Result:
     spurious: int
     seconds: float
     misses: Counter[str]
+    listed: list[str]  # --list: one line a missed index or spurious read
 
     def line(self, label: str) -> str:
         """One line; ``label`` (the swept constant) is left out when empty."""
@@ -245,7 +254,7 @@ class Result:
         )
         if self.misses:
             text += " | missed: " + ", ".join(f"{k} {v}" for k, v in sorted(self.misses.items()))
-        return text
+        return "\n".join([text, *self.listed])
 
 
 def sweep(
@@ -254,40 +263,72 @@ def sweep(
     drawn: list[Table],
     misses: bool = False,
     models: Path = MODELS,
+    listing: bool = False,
 ) -> list[Result]:
     """One :class:`Result` per value of ``setting`` (one, every constant as shipped, without
     one), each read by a new reader (with the models in ``models``) over the same ``drawn``
-    tables; the constant is put back however the sweep ends."""
+    tables; the constant is put back however the sweep ends. ``listing`` (card games): each
+    missed index and spurious read is listed too, and ``misses`` implied."""
+    if listing:
+        check_listing(game)
+    read = partial(_read, game, drawn, misses or listing, models, listing=listing)
     if setting is None:
-        return [_read(game, drawn, misses, models, None)]
+        return [read(None)]
     original = getattr(setting.module, setting.name)
     out = []
     try:
         for value in setting.values:
             setattr(setting.module, setting.name, value)
-            out.append(_read(game, drawn, misses, models, value))
+            out.append(read(value))
     finally:
         setattr(setting.module, setting.name, original)
     return out
 
 
-def _read(game: str, drawn: list[Table], misses: bool, models: Path, value: Any) -> Result:
+def check_listing(game: str) -> None:
+    if game not in CARD_GAMES:
+        raise SweepError(f"--list is for the card games ({', '.join(CARD_GAMES)}), not {game}")
+
+
+def _read(
+    game: str, drawn: list[Table], misses: bool, models: Path, value: Any, listing: bool = False
+) -> Result:
     """Every table read by a new reader, with the constants as they stand now."""
     from vision import evaluate
-    from vision.card_misses import miss_buckets
+    from vision.card_misses import missed
     from vision.reader import TableReader
 
     reader = TableReader(game, models=models)  # type: ignore[arg-type]
     total = evaluate.Score()
     why: Counter[str] = Counter()
+    listed: list[str] = []
     started = time.perf_counter()
     for t in drawn:
         reading = reader.read(t.image)
-        total.add(t.score(reading.objects))
+        scored = t.score(reading.objects)
+        total.add(scored)
         if misses and game in CARD_GAMES:
-            why.update(miss_buckets(reader, t.image, t.truths, t.ignore, reading))
+            lost = missed(reader, t.image, t.truths, t.ignore, reading)
+            why.update(bucket for _, bucket in lost)
+            if listing:
+                listed += [_missed_line(t.name, truth, bucket, reading) for truth, bucket in lost]
+                listed += [f"  {t.name}: spurious {_said(r)}" for r in scored.strays]
     seconds = time.perf_counter() - started
-    return Result(value, total.right, total.objects, total.spurious, seconds, why)
+    return Result(value, total.right, total.objects, total.spurious, seconds, why, listed)
+
+
+def _said(read: Any) -> str:
+    return f"{read.label} {read.confidence:.2f}"
+
+
+def _missed_line(table: str, truth: Any, bucket: str, reading: Any) -> str:
+    """One missed index: its table, label and bucket, and the kept reads over it."""
+    from vision.matching import same_object
+
+    over = [_said(o) for o in reading.objects if same_object(o.quad, truth.quad)]
+    return f"  {table}: missed {truth.label} ({bucket})" + (
+        f", read {', '.join(over)}" if over else ""
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -304,12 +345,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--held-out", action="store_true", help="Four Color / Cactus: held-out fonts")
     ap.add_argument("--misses", action="store_true", help="card games: why indices were missed")
+    ap.add_argument(
+        "--list",
+        dest="listing",
+        action="store_true",
+        help="card games: list each missed index (with why) and spurious read, by table",
+    )
     ap.add_argument("--photos", choices=("train", "dev"), help="real photos, not generated tables")
     args = ap.parse_args(argv)
     try:
         if args.setting is None and not args.models:
             raise SweepError("--set MODULE.NAME=V1,V2,... is needed unless --models is given")
         setting = parse_setting(args.setting) if args.setting else None
+        if args.listing:
+            check_listing(args.game)
         for folder in args.models or []:
             if not any(folder.glob("*.onnx")):
                 raise SweepError(f"--models {folder}: no .onnx models there")
@@ -330,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
     for folder in args.models or [MODELS]:
         prefix = f"{folder}: " if args.models else ""
         label = setting.label if setting else ""
-        for result in sweep(args.game, setting, drawn, args.misses, folder):
+        for result in sweep(args.game, setting, drawn, args.misses, folder, args.listing):
             print(prefix + result.line(label), flush=True)
     return 0
 

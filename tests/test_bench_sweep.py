@@ -232,3 +232,48 @@ def _blind_model(path: Path) -> None:
     m.graph.node.append(helper.make_node("Add", ["logits_zero", "blind"], [out.name]))
     m.graph.initializer.append(numpy_helper.from_array(np.array(0.0, np.float32), "zero"))
     onnx.save(m, str(path))
+
+
+def test_the_list_names_each_missed_index_and_each_spurious_read() -> None:
+    from dataclasses import replace
+    from functools import partial
+
+    from vision.evaluate import score
+    from vision.synth import Truth
+
+    table = next(tables("cards", FRESH, 1))
+    # The same table labelled far off its edge: each index is missed with nothing proposed
+    # over its label, and each right read of it is spurious.
+    moved = [Truth(t.label, t.quad + 5000) for t in table.truths]
+    drawn = [replace(table, truths=moved, score=partial(score, truths=moved), name="moved")]
+    (result,) = sweep("cards", None, drawn, listing=True)
+    assert result.right == 0 and result.spurious == len(moved) == 4
+    assert result.misses == {"no_proposal": 4}  # --list implies --misses
+    first, *lines = result.line("").splitlines()
+    assert first.startswith("right 0 / 4, spurious 4")
+    assert sorted(line for line in lines if " missed " in line) == sorted(
+        f"  moved: missed {t.label} (no_proposal)" for t in moved
+    )
+    spurious = [line.split() for line in lines if " spurious " in line]
+    assert sorted(words[2] for words in spurious) == sorted(t.label for t in moved)
+    assert all(words[0] == "moved:" and 0.0 < float(words[3]) <= 1.0 for words in spurious)
+    assert len(lines) == 8
+
+
+def test_a_wrong_read_is_listed_with_what_was_read() -> None:
+    from vision.reader import Found, Reading
+
+    table = next(tables("cards", FRESH, 1))
+    truth = table.truths[0]
+    line = _sweep._missed_line(
+        "7", truth, "wrong_label", Reading([Found("XX", 0.5, truth.quad, [])])
+    )
+    assert line == f"  7: missed {truth.label} (wrong_label), read XX 0.50"
+
+
+def test_the_list_is_for_card_games_only(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        _sweep.main(
+            ["rummikub", "--start", str(FRESH), "--scenes", "1", "--models", "models", "--list"]
+        )
+    assert "--list is for the card games (cards, allin), not rummikub" in capsys.readouterr().err

@@ -66,3 +66,16 @@ def test_without_the_rule_the_other_corner_is_spurious_and_the_json_unchanged() 
     s = score([_read("7H", CENTRE + ACROSS)], [Truth("7H", LABELLED)]).to_json()
     assert s["spurious"] == 1
     assert "unlabelled_corner_right" not in s and "spurious_raw" not in s
+
+
+def test_the_spurious_reads_are_kept_for_listing_and_summed_over_photos() -> None:
+    from vision.evaluate import Score
+
+    twice = [_read("7H", CENTRE + ACROSS), _read("7D", CENTRE + ACROSS * 3)]
+    s = score(twice, [Truth("7H", LABELLED)], other_corners=True)
+    # The other corner read right vouches; the 7D on nothing labelled is the stray.
+    assert s.spurious == 1 and [r.label for r in s.strays] == ["7D"]
+    total = Score()
+    total.add(s)
+    total.add(s)
+    assert total.spurious == len(total.strays) == 2

@@ -61,36 +61,55 @@ def miss_buckets(
     reading: Reading | None = None,
 ) -> Counter[str]:
     """The missed indices of one photo, counted per bucket (see the module's docstring)."""
+    return Counter(bucket for _, bucket in missed(reader, image, truths, ignore, reading))
+
+
+def missed(
+    reader: TableReader,
+    image: Any,
+    truths: list[Truth],
+    ignore: list[Quad] | None = None,
+    reading: Reading | None = None,
+) -> list[tuple[Truth, str]]:
+    """Each missed index of one photo with its bucket, in the order of ``truths``."""
     reading = reading or reader.read(image)
     image, quads = first_proposals("cards", image)  # as the reader saw it
     reads = reader._recognise(crops(image, quads, reader.recogniser.spec.crop))
     quads, reads = reader._look_finer(image, quads, reads, {})
     if reader.reframes:
         quads, reads = reader._reframe(image, quads, reads)
-    out: Counter[str] = Counter()
+    out: list[tuple[Truth, str]] = []
     for t in truths:
         if score(reading.objects, [t], ignore).right:
             continue
-        kept = [o for o in reading.objects if same_object(o.quad, t.quad)]
-        over = [r for q, r in zip(quads, reads, strict=True) if same_object(q, t.quad)]
-        pairs = zip(quads, reads, strict=True)
-        away = [q for q, r in pairs if r.looks == 0 and same_object(q, t.quad)]
-        if any(o.label == t.label and same_place(o.quad, t.quad) for o in reading.objects):
-            out["framed_apart"] += 1
-        elif not over:
-            out["no_proposal"] += 1
-        elif any(o.label != t.label for o in kept):
-            out["wrong_label"] += 1
-        elif any(r.label == t.label and r.confidence >= reader.read_floor for r in over):
-            out["lost_to_overlap"] += 1
-        elif any(r.label == t.label for r in over):
-            out["right_below_floor"] += 1
-        elif away and any(r.label == t.label for r in _asked(reader, image, away)):
-            out["turned_away"] += 1
-        elif any(
-            r.label == NONE and r.alternatives and r.alternatives[0][0] == t.label for r in over
-        ):
-            out["none_right_runner_up"] += 1
-        else:
-            out["nothing"] += 1
+        out.append((t, _bucket(reader, image, t, quads, reads, reading)))
     return out
+
+
+def _bucket(
+    reader: TableReader,
+    image: Any,
+    t: Truth,
+    quads: list[Quad],
+    reads: list[Read],
+    reading: Reading,
+) -> str:
+    kept = [o for o in reading.objects if same_object(o.quad, t.quad)]
+    over = [r for q, r in zip(quads, reads, strict=True) if same_object(q, t.quad)]
+    pairs = zip(quads, reads, strict=True)
+    away = [q for q, r in pairs if r.looks == 0 and same_object(q, t.quad)]
+    if any(o.label == t.label and same_place(o.quad, t.quad) for o in reading.objects):
+        return "framed_apart"
+    if not over:
+        return "no_proposal"
+    if any(o.label != t.label for o in kept):
+        return "wrong_label"
+    if any(r.label == t.label and r.confidence >= reader.read_floor for r in over):
+        return "lost_to_overlap"
+    if any(r.label == t.label for r in over):
+        return "right_below_floor"
+    if away and any(r.label == t.label for r in _asked(reader, image, away)):
+        return "turned_away"
+    if any(r.label == NONE and r.alternatives and r.alternatives[0][0] == t.label for r in over):
+        return "none_right_runner_up"
+    return "nothing"

@@ -36,6 +36,8 @@ class Score:
     unlabelled_corner: int = 0
     corners_checked: bool = False  # whether the rule was applied (it adds two JSON keys)
     confusions: Counter[tuple[str, str]] = field(default_factory=Counter)  # (truth, read)
+    # The spurious reads themselves, for a developer's list of them (`bench._sweep --list`).
+    strays: list[Found] = field(default_factory=list, compare=False, repr=False)
 
     def add(self, other: Score) -> None:
         self.objects += other.objects
@@ -47,6 +49,7 @@ class Score:
         self.unlabelled_corner += other.unlabelled_corner
         self.corners_checked |= other.corners_checked
         self.confusions.update(other.confusions)
+        self.strays += other.strays
 
     @property
     def accuracy(self) -> float:
@@ -143,6 +146,7 @@ def score(
                 s.unlabelled_corner += 1
             else:
                 s.spurious += 1
+                s.strays.append(r)
             continue
         taken.add(best)
         s.found += 1
