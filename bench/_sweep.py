@@ -312,7 +312,9 @@ def _read(
             why.update(bucket for _, bucket in lost)
             if listing:
                 listed += [_missed_line(t.name, truth, bucket, reading) for truth, bucket in lost]
-                listed += [f"  {t.name}: spurious {_said(r)}" for r in scored.strays]
+                listed += [
+                    f"  {t.name}: spurious {_said(r)} at {_at(r.quad)}" for r in scored.strays
+                ]
     seconds = time.perf_counter() - started
     return Result(value, total.right, total.objects, total.spurious, seconds, why, listed)
 
@@ -321,12 +323,18 @@ def _said(read: Any) -> str:
     return f"{read.label} {read.confidence:.2f}"
 
 
+def _at(quad: Any) -> str:
+    """A quad's centre in whole pixels, to find it on the image."""
+    x, y = np.asarray(quad, np.float64).mean(axis=0)
+    return f"({x:.0f}, {y:.0f})"
+
+
 def _missed_line(table: str, truth: Any, bucket: str, reading: Any) -> str:
     """One missed index: its table, label and bucket, and the kept reads over it."""
     from vision.matching import same_object
 
     over = [_said(o) for o in reading.objects if same_object(o.quad, truth.quad)]
-    return f"  {table}: missed {truth.label} ({bucket})" + (
+    return f"  {table}: missed {truth.label} at {_at(truth.quad)} ({bucket})" + (
         f", read {', '.join(over)}" if over else ""
     )
 

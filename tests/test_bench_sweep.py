@@ -252,11 +252,16 @@ def test_the_list_names_each_missed_index_and_each_spurious_read() -> None:
     first, *lines = result.line("").splitlines()
     assert first.startswith("right 0 / 4, spurious 4")
     assert sorted(line for line in lines if " missed " in line) == sorted(
-        f"  moved: missed {t.label} (no_proposal)" for t in moved
+        f"  moved: missed {t.label} at {_sweep._at(t.quad)} (no_proposal)" for t in moved
     )
     spurious = [line.split() for line in lines if " spurious " in line]
     assert sorted(words[2] for words in spurious) == sorted(t.label for t in moved)
     assert all(words[0] == "moved:" and 0.0 < float(words[3]) <= 1.0 for words in spurious)
+    # Each where a right read of the table's own index lies: within 20 pixels of its centre.
+    centres = [t.quad.mean(axis=0) for t in table.truths]
+    for words in spurious:
+        x, y = (float(v.strip("(),")) for v in words[5:7])
+        assert min(np.hypot(x - c[0], y - c[1]) for c in centres) < 20
     assert len(lines) == 8
 
 
@@ -268,7 +273,8 @@ def test_a_wrong_read_is_listed_with_what_was_read() -> None:
     line = _sweep._missed_line(
         "7", truth, "wrong_label", Reading([Found("XX", 0.5, truth.quad, [])])
     )
-    assert line == f"  7: missed {truth.label} (wrong_label), read XX 0.50"
+    x, y = truth.quad.mean(axis=0)
+    assert line == f"  7: missed {truth.label} at ({x:.0f}, {y:.0f}) (wrong_label), read XX 0.50"
 
 
 def test_the_list_is_for_card_games_only(capsys: pytest.CaptureFixture[str]) -> None:
