@@ -55,7 +55,7 @@ def test_prefer_typical_either_way_counts_a_frame_holding_the_others_centre() ->
     quads = [tall, own, *typical]
     labels = ["2c", "2c", "3c", "4c", "5c"]
     scores = [0.97, 0.96, 0.99, 0.99, 0.99]
-    assert not detect._centre_within(tall, own) and detect._centre_within(own, tall)
+    assert not detect.centre_within(tall, own) and detect.centre_within(own, tall)
     one_way = detect.prefer_typical(quads, labels, scores)
     assert one_way[0] > one_way[1]
     both = detect.prefer_typical(quads, labels, scores, either=True)

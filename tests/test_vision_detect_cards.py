@@ -311,7 +311,7 @@ def test_an_index_read_twice_in_two_frames_is_one_object() -> None:
     # A frame that holds the surer one's centre but not the other way round (the rank
     # framed alone, a frame slid along the index) is the same index framed again.
     beside = detect.rect_quad(centre + np.array([0, 12], np.float32), 12, 30, 90.0)
-    assert not detect._centre_within(beside, tight)
+    assert not detect.centre_within(beside, tight)
     assert detect.drop_repeats([tight, beside], ["7H", "7H"], [0.9, 0.8]) == [0]
     assert detect.drop_repeats([tight, beside], ["7H", "7H"], [0.8, 0.9]) == [1]
     # Overlapping frames with neither centre in the other (a fan's neighbours) both stay.

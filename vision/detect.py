@@ -1388,7 +1388,7 @@ class Frames:
         return (
             self.nested
             and apart < 1.5 * max(si, sj)
-            and (_centre_within(qi, qj) if si < sj else _centre_within(qj, qi))
+            and (centre_within(qi, qj) if si < sj else centre_within(qj, qi))
         )
 
 
@@ -1434,7 +1434,7 @@ def reseat(quads: list[Quad], labels: list[str], scores: list[float], kept: list
                 if a not in taken
                 and a != b
                 and scores[a] >= scores[k] - RESEAT_CLOSE
-                and _centre_within(quads[a], quads[k])
+                and centre_within(quads[a], quads[k])
                 and not frames.clash(a, b)
                 and not any(frames.clash(a, o) for o in others)
             ]
@@ -1461,7 +1461,8 @@ def _axes_per_side(quads: list[Quad]) -> list[tuple[float, float, float, float]]
     return [tuple(row) for row in np.hstack([across / a, down / d]).tolist()]
 
 
-def _centre_within(inner: Quad, outer: Quad) -> bool:
+def centre_within(inner: Quad, outer: Quad) -> bool:
+    """Whether the centre of ``inner`` lies in ``outer`` (or on its edge)."""
     c = inner.astype(np.float32).mean(0)
     return (
         cv2.pointPolygonTest(
@@ -1504,7 +1505,7 @@ def drop_repeats(quads: list[Quad], labels: list[str], scores: list[float]) -> l
     for i in order:
         if not any(
             rank[j] == rank[i]
-            and (_centre_within(quads[i], quads[j]) or _centre_within(quads[j], quads[i]))
+            and (centre_within(quads[i], quads[j]) or centre_within(quads[j], quads[i]))
             for j in kept
         ):
             kept.append(i)
@@ -1527,7 +1528,7 @@ def prefer_whole(
     for same in _by_label(labels):
         for i in same:
             for j in same:
-                if areas[i] < below * areas[j] and _centre_within(quads[i], quads[j]):
+                if areas[i] < below * areas[j] and centre_within(quads[i], quads[j]):
                     out[i] = min(out[i], scores[j] * 0.999)
     return out
 
@@ -1569,8 +1570,7 @@ def prefer_typical(
             if fit[i] < fit[j]
             and scores[j] >= scores[i] - TYPICAL_CLOSE
             and (
-                _centre_within(quads[i], quads[j])
-                or (either and _centre_within(quads[j], quads[i]))
+                centre_within(quads[i], quads[j]) or (either and centre_within(quads[j], quads[i]))
             )
         ]
         # Each read goes below the rank a better fitting one ends with, not the one it began
@@ -1641,7 +1641,7 @@ def word_parts(
         inside = [
             i
             for i, label in enumerate(labels)
-            if label not in words and _centre_within(quads[i], quads[w])
+            if label not in words and centre_within(quads[i], quads[w])
         ]
         if len(inside) >= 2:
             drop.add(w)

@@ -206,6 +206,9 @@ CARD_OVERSIZE_AMONG = 5
 # kept read by more than CARD_CLASH_IOU, or a joker's word frame (a long frame that reaches
 # over its neighbours' indices in a fan) by more than this.
 MATE_CLASH_IOU = 0.3
+# The ranks a joker's word's letters are read as (its J; o and k as a queen and a king): such
+# a read inside a kept, surer word read is a letter, not an index for card_mates to add back.
+WORD_LETTER_RANKS = ("J", "Q", "K")
 # Two doubtful reads at one card's two corners that together name it are kept
 # (card_mates.pair_up) once read again in the verify framings. Unverified, it was +8 right
 # and +4 spurious on 400 standard-deck development tables (seeds 18 000 000+) and +2
@@ -944,13 +947,22 @@ class TableReader:
     def _mate_clash(
         quads: list[npt.NDArray[np.float32]], reads: list[Read]
     ) -> Callable[[int, int], bool]:
-        """Whether proposal ``k`` overlaps kept read ``kept`` too much to be kept beside it."""
+        """Whether proposal ``k`` overlaps kept read ``kept`` too much to be kept beside it, or
+        is a letter of that kept, surer word read (as :func:`detect.word_parts` drops them)."""
 
         def clashes(k: int, kept: int) -> bool:
-            words = reads[kept].label in detect.WORD_LABELS
-            return detect.quad_iou(quads[k], quads[kept]) > (
-                MATE_CLASH_IOU if words else CARD_CLASH_IOU
+            if reads[kept].label not in detect.WORD_LABELS:
+                return detect.quad_iou(quads[k], quads[kept]) > CARD_CLASH_IOU
+            # A red "Joker" printed at both corners: its two J's, half-turned a card apart,
+            # were paired back as a jack of hearts read twice (card_mates.pair_up) after
+            # word_parts had dropped them as letters. Only ranks a letter of the word reads
+            # as: a neighbour's 5H inside a generated joker's frame was an index.
+            letter = (
+                reads[k].label[:-1] in WORD_LETTER_RANKS
+                and reads[k].confidence < reads[kept].confidence
+                and detect.centre_within(quads[k], quads[kept])
             )
+            return letter or detect.quad_iou(quads[k], quads[kept]) > MATE_CLASH_IOU
 
         return clashes
 
