@@ -246,7 +246,8 @@ class Result:
     listed: list[str]  # --list: one line a missed index or spurious read
 
     def line(self, label: str) -> str:
-        """One line; ``label`` (the swept constant) is left out when empty."""
+        """One line (``label``, the swept constant, left out when empty), then the listed
+        misses and spurious reads, one a line."""
         text = (
             (f"{label}={self.value!r}: " if label else "")
             + f"right {self.right} / {self.objects}, "
@@ -286,6 +287,7 @@ def sweep(
 
 
 def check_listing(game: str) -> None:
+    """``--list`` needs :mod:`vision.card_misses`, which sorts card indices' misses only."""
     if game not in CARD_GAMES:
         raise SweepError(f"--list is for the card games ({', '.join(CARD_GAMES)}), not {game}")
 
