@@ -94,6 +94,7 @@ def _bucket(
     reads: list[Read],
     reading: Reading,
 ) -> str:
+    """The bucket of one missed index ``t``, tried in the module docstring's order."""
     kept = [o for o in reading.objects if same_object(o.quad, t.quad)]
     over = [r for q, r in zip(quads, reads, strict=True) if same_object(q, t.quad)]
     pairs = zip(quads, reads, strict=True)
