@@ -23,6 +23,7 @@ from vision import (
     detect,
     doubtful_reads,
     glare_look,
+    ink_frames,
     joker_faces,
     pooled_reads,
     proposal_gate,
@@ -379,6 +380,7 @@ class TableReader:
         pips: bool | None = None,
         tile_sizes: bool | None = None,
         card_sizes: bool | None = None,
+        ink_frames: bool | None = None,
         gate: bool | None = None,
     ) -> None:
         if game not in GAMES:
@@ -418,6 +420,8 @@ class TableReader:
         # card_size: an index framed far larger or narrower than its neighbours is read
         # again at their size.
         self.card_sizes = cards if card_sizes is None else card_sizes
+        # ink_frames: an index printed narrow is framed across its ink.
+        self.ink_frames = cards if ink_frames is None else ink_frames
         # proposal_gate: a proposal is read only where the gate taught by this very
         # recogniser expects an object in it (a folder of models under trial may hold none,
         # or one another recogniser taught: then every proposal is read).
@@ -1143,6 +1147,13 @@ class TableReader:
             objects += self._in_row_gaps(image, objects, spent)
         if self.kind == "cards" and self.profile is None and self.card_sizes:
             objects = self._to_index_size(image, objects, spent)
+        if self.kind == "cards" and self.ink_frames:
+            objects = [
+                o
+                if o.label in detect.WORD_LABELS
+                else replace(o, quad=ink_frames.fitted(image, o.quad))
+                for o in objects
+            ]
         if self.kind == "tiles" and self.profile is not None and self.profile.mark is not None:
             objects = self._turned_twins(image, objects, self.profile.mark)
         if self.kind == "tiles" and self.profile is not None and self.profile.faces is not None:
