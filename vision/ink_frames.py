@@ -22,7 +22,7 @@ wide as usual): the frame is kept. Too little ink (:data:`MIN_INK`) or ink too s
 Real card photos, training split and dev fold together (2035 indices), right before -> after:
 12 indices more, none fewer, all of them of the narrow-font deck. Fresh generated tables, 400
 a set, right / spurious before -> after: standard deck 2552 / 13 -> 2553 / 12 (seeds
-18 000 000+) and 2493 / 13 either way (18 100 000+); All In 2576 / 7 either way (18 000 000+)
+18 000 000+) and 2493 / 13 either way (18 100 000+); All In 2576 / 7 -> 2576 / 6 (18 000 000+)
 and 2496 / 23 -> 2497 / 22 (18 100 000+).
 """
 
