@@ -19,9 +19,9 @@ side spans over :data:`INK_SHARE` of it (the paper's edge, a neighbour's print, 
 wide as usual): the frame is kept. Too little ink (:data:`MIN_INK`) or ink too short
 (:data:`MIN_TALL`) is no measure (light print on a dark card, a blur): the frame is kept.
 
-Real card photos, training split and dev fold together (2035 indices), right before -> after:
-12 indices more, none fewer, all of them of the narrow-font deck. Fresh generated tables, 400
-a set, right / spurious before -> after: standard deck 2552 / 13 -> 2553 / 12 (seeds
+Real card photos of the training split (1603 indices, the dev fold among them), right /
+spurious before -> after: 1518 / 57 -> 1525 / 50, all seven of the narrow-font deck, none
+lost. Fresh generated tables, 400 a set: standard deck 2552 / 13 -> 2553 / 12 (seeds
 18 000 000+) and 2493 / 13 either way (18 100 000+); All In 2576 / 7 -> 2576 / 6 (18 000 000+)
 and 2496 / 23 -> 2497 / 22 (18 100 000+).
 """
