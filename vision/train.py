@@ -63,8 +63,9 @@ class Settings:
     face_negatives: int = 0
     # Generated card scenes: the same, per card with both indices in the scene (the random
     # sample of a scene's negatives holds few pips; All In's bug pips were read as a king of
-    # clocks). Tried at 6 on 2026-12-05 and not shipped: one draw halved the development
-    # tables' spurious reads, another of the same crops did not (models/MODEL_CARD.md).
+    # clocks). Tried at 6 on 2026-12-05 and not shipped: over five draws it cut the development
+    # tables' spurious reads by about a quarter, but a dev-out draw read the real dev fold no
+    # better (400 / 18 against 402 / 14; models/MODEL_CARD.md).
     scene_face_negatives: int = 0
     # Real card photos: each index's turn in its box read by a quick model of the generated
     # crops (vision.card_turns), not guessed from the box's shape.
