@@ -123,3 +123,17 @@ def test_an_index_cut_by_the_image_edge_is_kept_apart_not_dropped() -> None:
         for t in scene.truths:
             assert t.quad.min() >= 2 and t.quad[:, 0].max() < w - 2
     assert cut
+
+
+def test_some_tiles_are_drawn_with_thinned_digits() -> None:
+    # Decks print numbers in thin strokes too (a Ming serif): the tiles recipe learns them
+    # from digits thinned by a pixel or two, on the same faces otherwise.
+    def digit_ink(face: np.ndarray) -> int:
+        top = face[: int(face.shape[0] * 0.62)].astype(np.int16)
+        paper = np.median(top.reshape(-1, 3), axis=0)
+        return int((np.abs(top - paper).max(axis=2) > 60).sum())
+
+    for seed in range(5):
+        plain = digit_ink(synth.render_tile("b5", np.random.default_rng(seed)))
+        thin = digit_ink(synth.render_tile("b5", np.random.default_rng(seed), thin=1.0))
+        assert 0 < thin < 0.85 * plain, (seed, thin, plain)

@@ -113,8 +113,9 @@ def _jitter(
 
 
 # -- tile faces ---------------------------------------------------------------------------
-def render_tile(label: str, rng: np.random.Generator, height: int = 96) -> Image:
-    """An upright tile face ``height`` pixels tall (no background)."""
+def render_tile(label: str, rng: np.random.Generator, height: int = 96, thin: float = 0.0) -> Image:
+    """An upright tile face ``height`` pixels tall (no background); ``thin``: the share of
+    numbers drawn with their strokes thinned (the tiles recipe's ``thin_digits``)."""
     w, h = round(height * TILE_ASPECT), height
     base = _jitter((205, 228, 238), rng, 12)  # cream, BGR
     face = np.zeros((h, w, 3), np.uint8)
@@ -152,6 +153,12 @@ def render_tile(label: str, rng: np.random.Generator, height: int = 96) -> Image
         # tile's height.
         digit_h = int(h * rng.uniform(0.26, 0.38))
         mask = text_mask(number, font, digit_h, int(rng.choice(3, p=[0.3, 0.4, 0.3])))
+        if thin and rng.random() < thin:
+            # Decks print thin strokes too (a Ming serif): thinned by a pixel or two.
+            k = int(rng.integers(2, 4))
+            thinned = cv2.erode(mask, np.ones((k, k), np.uint8))
+            if int(thinned.max()) > 0:
+                mask = thinned
         if mask.shape[1] > w * 0.78:
             scale = w * 0.78 / mask.shape[1]
             mask = cv2.resize(mask, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)

@@ -15,6 +15,7 @@ import warnings
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +68,13 @@ class Settings:
     # tables' spurious reads by about a quarter, but a dev-out draw read the real dev fold no
     # better (400 / 18 against 402 / 14; models/MODEL_CARD.md).
     scene_face_negatives: int = 0
+    # Tiles: the share of generated tiles whose numbers are drawn with thinned strokes (the
+    # recipe's fonts are bold, as real tiles print; an unseen deck's thin AR PL UMing numbers
+    # read worst after enrolment). Measured at 0.2 on 2026-12-06 and not shipped yet: two
+    # draws read the one-print development decks better (2675 / 6 and 2673 / 15 of 2772
+    # against 2660 / 25 for a plain draw), but eight scenario tests pinned to the shipped
+    # model's failures need new tables first (models/MODEL_CARD.md, Limits).
+    thin_digits: float = 0.0
     # Real card photos: each index's turn in its box read by a quick model of the generated
     # crops (vision.card_turns), not guessed from the box's shape.
     orient_real: bool = False
@@ -336,12 +344,14 @@ def _on_face(q: synth.Quad, face: tuple[npt.NDArray[np.float32], float]) -> bool
     return float(np.linalg.norm(q.mean(0) - centre)) <= radius
 
 
-def _scene_job(args: tuple[str, int, int, dict[str, Any]]) -> tuple[list[Crops], list[int]]:
-    kind, seed, jitters, extra = args
+def _scene_job(
+    args: tuple[str, int, int, dict[str, Any], float],
+) -> tuple[list[Crops], list[int]]:
+    kind, seed, jitters, extra, thin = args
     rng = np.random.default_rng(seed)
     spec = spec_for(kind)
     if kind == "tiles":
-        scene = synth.tile_scene(rng)
+        scene = synth.tile_scene(rng, face=partial(synth.render_tile, thin=thin))
     else:
         scene = synth.card_scene(rng, "allin" if seed % 2 else "cards")
         if rng.random() < 0.3:
@@ -473,8 +483,9 @@ def build(
         gathered.take([pool.submit(fn, arg) for arg in args])
 
     with drawing_pool(settings.workers, settings.fonts) as pool:
+        thin = settings.thin_digits
         scenes = [
-            (kind, settings.seed * 1_000_003 + i, settings.jitters, scene_extra)
+            (kind, settings.seed * 1_000_003 + i, settings.jitters, scene_extra, thin)
             for i in range(settings.scenes)
         ]
         run(pool, _scene_job, scenes)
@@ -669,6 +680,7 @@ def cache_key(settings: Settings) -> str:
         + (f"-neg{settings.real_negatives}" if settings.real_negatives != 2 else "")
         + (f"-face{settings.face_negatives}" if settings.face_negatives else "")
         + (f"-sface{settings.scene_face_negatives}" if settings.scene_face_negatives else "")
+        + (f"-thin{settings.thin_digits:g}" if settings.thin_digits else "")
         + ("-turns" if settings.orient_real and settings.real else "")
         + f"-f{glyphs.font_digest(settings.fonts)}"
     )
