@@ -73,3 +73,27 @@ def test_the_recipe_widths_shape_the_network(tmp_path: Path) -> None:
     _, _, shape = rec.describe(x[:2])
     assert shape is not None and shape.shape == (2, 24 * (h // 8))
     assert metrics["train_crops"] == 38
+
+
+def test_the_tiles_recipe_draws_its_share_of_thinned_digits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from dataclasses import replace
+
+    from vision import synth
+    from vision import train as training
+
+    drawn: list[float] = []
+
+    def scene(rng: np.random.Generator, face: object = None) -> synth.Scene:
+        drawn.append(getattr(face, "keywords", {}).get("thin"))
+        return synth.Scene(np.zeros((60, 80, 3), np.uint8), [])
+
+    monkeypatch.setattr(training.synth, "tile_scene", scene)
+    training._scene_job(("tiles", 1, 1, {}, 0.2))
+    training._scene_job(("tiles", 2, 1, {}, 0.0))
+    assert drawn == [0.2, 0.0]
+    shipped = training.SHIPPED["tiles"]
+    assert shipped.thin_digits == 0.0  # the shipped tiles.onnx was trained without
+    thin = replace(shipped, thin_digits=0.2)
+    assert training.cache_key(thin) != training.cache_key(shipped)
