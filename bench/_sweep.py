@@ -12,6 +12,9 @@ scenes), ``fourcolor`` and ``cactus`` (as ``bench.vision_extra`` does; ``--held-
 them in the held-out fonts). ``--misses`` adds, for card games, why each index was missed
 (:mod:`vision.card_misses`); ``--list`` lists them, each with its table (seed or photo), label,
 bucket and the kept reads over it, and every spurious read with its table.
+``--float`` reads with the float model files (``<name>.float.onnx``) beside the int8 ones,
+as the tests and CPUs without VNNI do (:func:`vision.recognise.int8_saturates`): on a CPU
+with VNNI the reader takes the int8 files, whose reads differ a little.
 ``--photos train|dev`` reads real photos of ``../shared/datasets/`` instead (``rummikub`` or
 ``cards``): the training split, or its dev fold (:func:`vision.datasets.in_dev_fold`), scored
 against their labels as reviewed (``*_training`` in ``vision/label_review.json``); the shipped
@@ -33,6 +36,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -341,6 +345,21 @@ def _missed_line(table: str, truth: Any, bucket: str, reading: Any) -> str:
     )
 
 
+@contextmanager
+def float_files(on: bool = True) -> Iterator[None]:
+    """Readers made inside take the float model files wherever they lie beside the int8 ones
+    (``on``), as on a CPU whose int8 arithmetic saturates; put back however it ends."""
+    from vision import recognise
+
+    saved = recognise.int8_saturates
+    if on:
+        recognise.int8_saturates = lambda: True
+    try:
+        yield
+    finally:
+        recognise.int8_saturates = saved
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench._sweep", description=__doc__.splitlines()[0])
     ap.add_argument("game", choices=GAMES)
@@ -362,6 +381,12 @@ def main(argv: list[str] | None = None) -> int:
         help="card games: list each missed index (with why) and spurious read, by table",
     )
     ap.add_argument("--photos", choices=("train", "dev"), help="real photos, not generated tables")
+    ap.add_argument(
+        "--float",
+        dest="floats",
+        action="store_true",
+        help="read with the float model files, as the tests and CPUs without VNNI do",
+    )
     args = ap.parse_args(argv)
     try:
         if args.setting is None and not args.models:
@@ -386,10 +411,14 @@ def main(argv: list[str] | None = None) -> int:
     if not args.photos:
         # Another font set draws other tables from the same seeds (vision.glyphs).
         print(f"tables drawn with {glyphs.font_signature()}", flush=True)
+    if args.floats:
+        print("read with the float model files", flush=True)
     for folder in args.models or [MODELS]:
         prefix = f"{folder}: " if args.models else ""
         label = setting.label if setting else ""
-        for result in sweep(args.game, setting, drawn, args.misses, folder, args.listing):
+        with float_files(args.floats):
+            results = sweep(args.game, setting, drawn, args.misses, folder, args.listing)
+        for result in results:
             print(prefix + result.line(label), flush=True)
     return 0
 

@@ -283,3 +283,24 @@ def test_the_list_is_for_card_games_only(capsys: pytest.CaptureFixture[str]) -> 
             ["rummikub", "--start", str(FRESH), "--scenes", "1", "--models", "models", "--list"]
         )
     assert "--list is for the card games (cards, allin), not rummikub" in capsys.readouterr().err
+
+
+def test_float_sweeps_read_the_float_model_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    # On a CPU with VNNI the reader takes the int8 files; the scenario tests read the float
+    # ones, and a change can gain on one and lose on the other (MODEL_CARD, 2026-12-06).
+    from vision import recognise
+
+    seen: list[str] = []
+
+    def fake_sweep(game: str, setting: object, drawn: object, *rest: object) -> list[object]:
+        seen.append(recognise.Recogniser.named("cards", recognise.MODELS).path.name)
+        return []
+
+    monkeypatch.setattr(recognise, "int8_saturates", lambda: False)  # a CPU with VNNI
+    monkeypatch.setattr(_sweep, "sweep", fake_sweep)
+    monkeypatch.setattr(_sweep, "tables", lambda *args: iter([]))
+    argv = ["cards", "--start", str(FRESH), "--scenes", "1", "--models", str(recognise.MODELS)]
+    _sweep.main(argv)
+    _sweep.main([*argv, "--float"])
+    assert seen == ["cards.onnx", "cards.float.onnx"]
+    assert recognise.int8_saturates() is False  # put back after the sweep
