@@ -397,6 +397,10 @@ def main(argv: list[str] | None = None) -> int:
         for folder in args.models or []:
             if not any(folder.glob("*.onnx")):
                 raise SweepError(f"--models {folder}: no .onnx models there")
+        for folder in args.models or [MODELS]:
+            # Without them the readers would take the int8 files, under a float heading.
+            if args.floats and not any(folder.glob("*.float.onnx")):
+                raise SweepError(f"--float: no float model files (*.float.onnx) in {folder}")
         if args.photos:
             drawn = list(photos(args.game, args.photos))
         else:

@@ -304,3 +304,12 @@ def test_float_sweeps_read_the_float_model_files(monkeypatch: pytest.MonkeyPatch
     _sweep.main([*argv, "--float"])
     assert seen == ["cards.onnx", "cards.float.onnx"]
     assert recognise.int8_saturates() is False  # put back after the sweep
+
+
+def test_float_sweeps_refuse_a_folder_without_float_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "cards.onnx").write_bytes(b"")
+    with pytest.raises(SystemExit):
+        _sweep.main(["cards", "--start", str(FRESH), "--models", str(tmp_path), "--float"])
+    assert f"--float: no float model files (*.float.onnx) in {tmp_path}" in capsys.readouterr().err

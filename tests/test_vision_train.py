@@ -83,7 +83,7 @@ def test_the_tiles_recipe_draws_its_share_of_thinned_digits(
     from vision import synth
     from vision import train as training
 
-    drawn: list[float] = []
+    drawn: list[float | None] = []
 
     def scene(rng: np.random.Generator, face: object = None) -> synth.Scene:
         drawn.append(getattr(face, "keywords", {}).get("thin"))
