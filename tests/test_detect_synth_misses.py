@@ -113,12 +113,13 @@ def test_a_small_read_inside_a_tile_is_a_part_of_it_for_tiles_only() -> None:
     assert sorted(detect.suppress([tile, beside], [0.9, 0.8], nested=True)) == [0, 1]
 
 
-@pytest.mark.parametrize(("seed", "right"), [(70_040, 16), (70_078, 34)])
+@pytest.mark.parametrize(("seed", "right"), [(70_109, 41), (70_044, 42)])
 def test_the_tile_reader_keeps_one_frame_per_tile(seed: int, right: int) -> None:
-    # Fresh generated tables where the reader's typical-size and nesting passes decide: a
-    # rack on a patterned table (without the size pass one tile went to an off-size frame,
-    # without nesting a frame inside a tile was kept as another) and a scatter in bright
-    # light (two reads inside tiles kept without nesting).
+    # Fresh generated tables where the reader's typical-size and nesting passes decide: rows
+    # on marble (without the size pass one tile went to an off-size frame, read as spurious
+    # beside it) and rows on a patterned table in dim light (two frames inside tiles kept as
+    # others without nesting). Chosen anew for the tiles recogniser trained with thinned
+    # digits (2026-12-06), which read the tables chosen before alike without either pass.
     scene = synth.tile_scene(np.random.default_rng(seed))
     s = score(
         TableReader("rummikub").read(scene.image).objects, scene.truths, partial=scene.partial
@@ -418,14 +419,15 @@ def test_a_tile_kept_out_by_its_neighbours_oversized_frame_is_put_back() -> None
     ]
 
 
-@pytest.mark.parametrize("seed", [90_146])
+@pytest.mark.parametrize("seed", [90_108])
 def test_a_tile_read_just_under_the_floor_is_looked_at_again(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # An o9 on marble (read as o6 0.43): its frame's only read sat under the 0.5 floor.
-    # Looked at again a little smaller and larger, the averaged read clears it; every tile
-    # of the table is then read, none spurious. (A k6 on a warm patterned cloth, seed 90 108,
-    # was a second case until the int8 recogniser read it 0.50, at the floor, not 0.49.)
+    # A k6 on a warm patterned cloth: its frame's only read sat under the 0.5 floor. Looked
+    # at again a little smaller and larger, the averaged read clears it; every tile of the
+    # table is then read, none spurious. (An o9 on marble, seed 90 146, read as o6 0.43, was
+    # the case until the tiles recogniser trained with thinned digits, 2026-12-06, read it
+    # over the floor at once; this k6 was one until an earlier model read it 0.50.)
     scene = synth.tile_scene(np.random.default_rng(seed))
     reader = TableReader("rummikub")
     s = score(reader.read(scene.image).objects, scene.truths, partial=scene.partial)

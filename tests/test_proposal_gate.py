@@ -75,8 +75,9 @@ def test_gated_reads_name_the_same_cards() -> None:
 
 def test_gated_reads_find_the_same_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
     # Development tables (18 000 000+; the gate is taught on 6 000 000+) and every 20th
-    # training photo: as many right, no more spurious (one fewer on rummy2-35), from under
-    # half the crops (a tenth of the 138 training photos' on 2026-12-04).
+    # training photo: as many right, no more spurious, from under half the crops (a tenth of
+    # the 138 training photos' on 2026-12-04). The gate of the tiles recogniser before
+    # 2026-12-06 also turned away one spurious read on rummy2-35; this one's are the same.
     asked = _counted(monkeypatch, reader("rummikub"))
     scenes = [synth.tile_scene(np.random.default_rng(s)) for s in range(18_000_000, 18_000_004)]
     tables: list[tuple[np.ndarray, list[synth.Truth], list[synth.Truth], list[synth.Quad]]]
@@ -91,7 +92,7 @@ def test_gated_reads_find_the_same_tiles(monkeypatch: pytest.MonkeyPatch) -> Non
         )
         assert gated.right == plain.right and gated.spurious <= plain.spurious
         fewer_spurious += plain.spurious - gated.spurious
-    assert fewer_spurious == 1
+    assert fewer_spurious == 0
     assert asked["crops"] > 1000
     assert asked["read"] / asked["crops"] < 0.5
 

@@ -94,6 +94,6 @@ def test_the_tiles_recipe_draws_its_share_of_thinned_digits(
     training._scene_job(("tiles", 2, 1, {}, 0.0))
     assert drawn == [0.2, 0.0]
     shipped = training.SHIPPED["tiles"]
-    assert shipped.thin_digits == 0.0  # the shipped tiles.onnx was trained without
-    thin = replace(shipped, thin_digits=0.2)
-    assert training.cache_key(thin) != training.cache_key(shipped)
+    assert shipped.thin_digits == 0.2  # the shipped tiles.onnx was trained with them
+    plain = replace(shipped, thin_digits=0.0)
+    assert training.cache_key(plain) != training.cache_key(shipped)

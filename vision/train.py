@@ -103,7 +103,7 @@ DRAWN_WITH_DEJAVU_LIBERATION = ("DejaVu", "Liberation")
 
 # The settings the shipped models were trained with (``tableref train KIND`` uses them).
 SHIPPED = {
-    "tiles": Settings("tiles", scenes=300, epochs=14),
+    "tiles": Settings("tiles", scenes=300, epochs=14, thin_digits=0.2),
     "cards": Settings(
         "cards",
         scenes=1000,
