@@ -43,7 +43,7 @@ MAX_NONE = 0.9  # a proposal the recogniser is this sure is nothing is not an in
 JITTERS = 4  # jittered copies per crop (and per clutter crop): the framings a read meets
 # Tiles: the tile's own outline (and its jitters) is enrolled beside its number proposals.
 # Development layouts 11-13 and seeds 8 600 000+ (four sets of 30 scenes), with the pooled
-# names of vision.pooled_reads: 3084 -> 3089 of 3416 right, spurious 34 -> 28.
+# names then read (removed 2026-12-06): 3084 -> 3089 of 3416 right, spurious 34 -> 28.
 OUTLINE_TOO = True
 # Faces on a surface about as light as they are (a white or marble table) hardly differ from
 # it: the faces' edges (Canny at each of EDGE_LEVELS) are looked at too, and taken where the

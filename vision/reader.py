@@ -25,7 +25,6 @@ from vision import (
     glare_look,
     ink_frames,
     joker_faces,
-    pooled_reads,
     proposal_gate,
     tile_rows,
     tile_size,
@@ -430,10 +429,6 @@ class TableReader:
             found = proposal_gate.Gate.named(self.kind, models)
             if found is not None and found.taught(self.recogniser.path):
                 self.gate = found
-        # Tiles with a deck profile: a tile's overlapping reads name it together
-        # (pooled_reads.pool_names), and agreeing framings read a doubtful card
-        # (doubtful_reads.agreeing_framings).
-        self.pool = True
         w, h = self.recogniser.spec.crop
         # Warm-up: the first inference and OpenCV's first colour conversions are slow.
         self.recogniser.run(np.zeros((1, h, w, 3), np.uint8))
@@ -1106,7 +1101,7 @@ class TableReader:
             quads, reads = self._reframe(image, quads, reads)
         if self.kind == "tiles" and self.profile is None and TILE_LOOKS:
             reads = self._look_again(image, quads, reads, floor)
-        if self.kind == "tiles" and self.profile is not None and self.pool:
+        if self.kind == "tiles" and self.profile is not None:
             reads = doubtful_reads.agreeing_framings(quads, reads, self.profile.agreeable)
         keep = [i for i, r in enumerate(reads) if r.label != NONE and r.confidence >= floor]
         if self.kind == "cards":
@@ -1132,8 +1127,6 @@ class TableReader:
                     [quads[i] for i in keep], [reads[i].label for i in keep], ranks, chosen
                 )
         at = [keep[j] for j in chosen]
-        if self.kind == "tiles" and self.profile is not None and self.pool:
-            reads = pooled_reads.pool_names(quads, reads, keep, chosen, ranks)
         if self.kind == "cards" and self.profile is None and self.mates:
             at, reads = self._vouch(quads, reads, at)
         if self.kind == "cards" and self.profile is None and self.mates and PAIRS:
