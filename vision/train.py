@@ -70,11 +70,10 @@ class Settings:
     scene_face_negatives: int = 0
     # Tiles: the share of generated tiles whose numbers are drawn with thinned strokes (the
     # recipe's fonts are bold, as real tiles print; an unseen deck's thin AR PL UMing numbers
-    # read worst after enrolment). Measured at 0.2 on 2026-12-06 and not shipped yet: three
-    # draws read the one-print development decks 2675 / 6, 2673 / 15 and 2658 / 13 of 2772
-    # against 2660 / 25 and 2635 / 25 for plain draws of seeds 1 and 2, but eight scenario
-    # tests pinned to the shipped model's failures need new tables first
-    # (models/MODEL_CARD.md, Limits).
+    # read worst after enrolment). Shipped at 0.2 on 2026-12-06: three draws read the
+    # one-print development decks 2675 / 6, 2673 / 15 and 2658 / 13 of 2772 against 2660 / 25
+    # and 2635 / 25 for plain draws of seeds 1 and 2; 0.4 read 2677 / 114, its extra reads
+    # frames over tiles (models/MODEL_CARD.md, Limits).
     thin_digits: float = 0.0
     # Real card photos: each index's turn in its box read by a quick model of the generated
     # crops (vision.card_turns), not guessed from the box's shape.
