@@ -209,6 +209,7 @@ CARD_PROPOSALS: dict[str, Any] = {
     "texture": False,
     "clipped": False,
     "bare": False,
+    "edges": False,
 }
 
 
