@@ -20,10 +20,8 @@ def inject_read(monkeypatch: pytest.MonkeyPatch, quad: np.ndarray, read: Read) -
     recognise = TableReader._recognise
     cropped: list[list[np.ndarray]] = []
 
-    def proposals(
-        kind: str, image: np.ndarray, edges: bool = True
-    ) -> tuple[np.ndarray, list[np.ndarray]]:
-        image, quads = first_proposals(kind, image, edges=edges)
+    def proposals(kind: str, image: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+        image, quads = first_proposals(kind, image)
         return image, [*quads, quad]
 
     def crops_seen(image: np.ndarray, quads: list[np.ndarray], size: tuple[int, int]) -> np.ndarray:

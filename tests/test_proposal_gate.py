@@ -149,18 +149,6 @@ def test_the_teacher_calls_an_index_an_object_and_bare_table_nothing() -> None:
     assert not train_gate.objects(teacher, bare).any()
 
 
-def test_the_gate_is_taught_on_the_proposals_it_was_shipped_with() -> None:
-    # The look at indices touching a card's edge (detect.EDGE_CUT) came after the shipped
-    # gate: teaching leaves it out, so `tableref train cards-gate` still makes that gate. On
-    # this development table the look adds proposals (tests/test_vision_detect_cards.py).
-    image = synth.card_scene(np.random.default_rng(18_100_000), "allin").image
-    taught = train_gate._seen("allin", MODELS, image)
-    looking = train_gate._Recording("allin", MODELS)
-    looking.edges = True
-    looking.read(image)
-    assert len(np.concatenate(looking.seen)) > len(taught) > 0
-
-
 @pytest.mark.parametrize("kind", ["cards", "tiles"])
 def test_teaching_a_few_steps_writes_a_gate_the_reader_uses(kind: str, tmp_path: Path) -> None:
     models = _card_models(tmp_path, gate=False, kind=kind)

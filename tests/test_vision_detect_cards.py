@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import datasets, detect, synth, synth_unseen
+from vision import datasets, detect, synth
 from vision.matching import aligned, same_object
 
 
@@ -120,9 +120,9 @@ def test_cards_on_a_fine_check_cloth_are_proposed(monkeypatch: pytest.MonkeyPatc
     img[plain] = cloth[plain]
     assert _missed(img, truths) == 0
     # The light squares between the lines are texture too: without either rule, half the
-    # indices are lost (the look with straight runs cut out finds them too: left out here).
+    # indices are lost.
     monkeypatch.setattr(detect, "TEXTURE_MOST", 10**9)
-    found = detect.card_candidates(img, inside=False, edges=False)
+    found = detect.card_candidates(img, inside=False)
     assert sum(not any(same_object(q, t) for q in found) for t in truths) >= 8
     # The generated fan that showed it (seed 5 900 215): 8 clear indices, none proposed;
     # the inside rule alone finds them all.
@@ -363,8 +363,7 @@ def test_a_rank_wider_than_tall_over_its_suit_is_paired(shared: object) -> None:
     for p in photos:
         image = cv2.imread(str(p.path))
         assert all(framed(detect.card_candidates(image), t.quad) for t in p.truths), p.path.name
-        # The look with straight runs cut out frames one of IMG_20220921_193929's too.
-        old = detect.card_candidates(image, apart=False, edges=False)
+        old = detect.card_candidates(image, apart=False)
         assert not all(framed(old, t.quad) for t in p.truths), p.path.name
 
 
@@ -488,8 +487,7 @@ def test_a_washed_out_photos_faint_indices_are_read(
 
 @pytest.mark.parametrize(
     ("look", "seed"),
-    # a washed-out table; clipped paper; indices touching the edges of cards over them
-    [("washed", 5_200_207), ("clipped", 12_900_030), ("edges", 18_100_000)],
+    [("washed", 5_200_207), ("clipped", 12_900_030)],  # a washed-out table; clipped paper
 )
 def test_training_proposes_as_the_shipped_model_learnt_without_read_time_looks(
     look: str, seed: int
@@ -504,19 +502,3 @@ def test_training_proposes_as_the_shipped_model_learnt_without_read_time_looks(
     trained_on = _candidates("cards", scene.image)
     looked = detect.card_candidates(scene.image, **{**CARD_PROPOSALS, look: True})
     assert len(looked) > len(trained_on)  # on this table the look adds proposals
-
-
-def test_an_index_touching_a_card_edge_is_proposed() -> None:
-    """A club and a queen's index whose suits touch the edge of the card over them (an
-    unseen deck's thin print, development table 61 018) join that edge in the ink mask, too
-    large for a glyph: only the mask with its straight runs cut out proposes them."""
-    scene = synth_unseen.scene(
-        "cards", np.random.default_rng(61_018), deck=synth_unseen.deck_print(201)
-    )
-
-    def unproposed(edges: bool) -> list[str]:
-        quads = detect.card_candidates(scene.image, edges=edges)
-        return [t.label for t in scene.truths if not any(same_object(q, t.quad) for q in quads)]
-
-    assert sorted(unproposed(edges=False)) == ["7C", "QC"]
-    assert unproposed(edges=True) == []

@@ -472,7 +472,7 @@ def _on_clipped_paper(
 
 
 def _card_quads(
-    units: list[Glyph], squat_suits: bool = True, fresh: npt.NDArray[np.bool_] | None = None
+    units: list[Glyph], squat_suits: bool = True
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float64]]:
     """The corner-index quads of one mask's glyph units (N × 4 × 2) and their plausibility.
 
@@ -544,9 +544,6 @@ def _card_quads(
     )
     # Per unit: its lone quad first, then its pairs in partner order.
     keys = np.concatenate([idx[lone] * (n + 1), pi * (n + 1) + 1 + pj])
-    if fresh is not None:
-        keep = np.concatenate([fresh[lone], fresh[pi] | fresh[pj]])
-        allq, score, keys = allq[keep], score[keep], keys[keep]
     order = np.argsort(keys, kind="stable")
     return allq[order], score[order]
 
@@ -646,36 +643,6 @@ def bare_sides(mask: npt.NDArray[Any], quads: npt.NDArray[np.float32]) -> npt.ND
     return np.asarray(factor, np.float64)
 
 
-# Cards: an index touching a straight edge in the ink mask (the edge of the card lying over
-# it, its shadow, a printed frame line) is one blob with it, too large for a glyph, and its
-# suit or rank was never proposed. The finest stroke mask is looked at once more with its
-# straight runs of EDGE_CUT working pixels or more cut out (:func:`without_edges`, as Four
-# Color Cards do), and only the pairs of glyphs the cut made new are proposed. Chosen on
-# development seeds (right / spurious before -> after): unseen decks enrolled from one photo
-# (prints 201-206, 20 scenes each), standard deck 696 / 18 -> 700 / 18 of 727 (scenes 61 000+:
-# a club and a queen's index touching the edge of the card over them in one scene, in every
-# UMing print) and 654 / 15 -> 654 / 14 of 700 (62 000+), All In 701 / 6 -> 703 / 7 of 734
-# (61 000+); generated tables of the trained decks (200 a set), standard deck 1277 / 6 ->
-# 1276 / 7 (18 000 000+) and 1276 / 6 -> 1277 / 6 (18 000 200+), All In 1189 / 13 -> 1190 /
-# 13 (18 100 000+) and 1308 / 9 -> 1309 / 9 (18 100 200+); the real training photos 1525 /
-# 50 -> 1524 / 49 of 1603, the dev fold 411 / 13 -> 411 / 12 of 432. Proposals +4% (40 dev
-# photos and 40 tables), the median dev photo's detection 14.7 -> 16.4 ms.
-EDGE_CUT = 40
-
-
-def without_edges(strokes: Image, run: int = EDGE_CUT) -> Image:
-    """The stroke mask less its straight runs of ``run`` pixels or more (a card's long edges,
-    a meld's gaps), cut 3 px wide. Print of a usual size has no stroke that long; where a
-    close-up's has, only the extra proposals of this mask are lost."""
-    runs = cv2.HoughLinesP(
-        strokes, 1, np.pi / 180, threshold=run // 2, minLineLength=run, maxLineGap=2
-    )
-    out = strokes.copy()
-    for xa, ya, xb, yb in [] if runs is None else runs[:, 0].tolist():
-        cv2.line(out, (xa, ya), (xb, yb), 0, 3)
-    return out
-
-
 def card_candidates(
     image: Image,
     max_candidates: int = CARD_CAP,
@@ -689,7 +656,6 @@ def card_candidates(
     clipped: bool = True,
     bare: bool = True,
     finest_only: bool = False,
-    edges: bool = True,
 ) -> list[Quad]:
     """Oriented quads where a corner index (rank over suit) may be.
 
@@ -736,20 +702,13 @@ def card_candidates(
     else:
         masks = card_ink_masks(small, (odd(9), odd(23), odd(45)), FAINT, washed, clipped)
         masks += bright_masks(small, (odd(9), odd(23)), faint_light)
-    units = [
-        _card_units(glyphs(mask, 4 * z, 110 * z, nested=inside, texture=texture), apart)
+    found = [
+        _card_quads(
+            _card_units(glyphs(mask, 4 * z, 110 * z, nested=inside, texture=texture), apart),
+            squat_suits,
+        )
         for mask in masks
     ]
-    found = [_card_quads(u, squat_suits) for u in units]
-    if edges and not finest_only:
-        cut = without_edges(masks[0], round(EDGE_CUT * z))
-        cut_units = _card_units(glyphs(cut, 4 * z, 110 * z, nested=inside, texture=texture), apart)
-        # Blobs the cut left as they were gave their proposals already.
-        seen = {u.box for u in units[0]}
-        fresh = np.array([u.box not in seen for u in cut_units], bool)
-        if fresh.any():
-            found.append(_card_quads(cut_units, squat_suits, fresh))
-            masks.append(cut)
     quads = np.concatenate([q for q, _ in found]) * np.float32(back)
     score = np.concatenate([s for _, s in found])
     # A busy texture (knitting, carpet) can give thousands: keep the likeliest, and among

@@ -36,8 +36,6 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detect import without_edges
-
 Image = NDArray[np.uint8]
 Quad = NDArray[np.float64]
 
@@ -122,6 +120,19 @@ def _split_row(centre: tuple[float, float], size: tuple[float, float], angle: fl
 # 970 000+60 and 1 200 000+60 with the held-out ones): right 2824 -> 2838 / 2836 / 2837 with
 # 30 / 40 / 50, spurious 46 -> 37 / 31 / 33.
 EDGE_RUN = 40
+
+
+def without_edges(strokes: Image) -> Image:
+    """The stroke mask less its straight runs of :data:`EDGE_RUN` pixels or more (a card's
+    long edges, a meld's gaps), cut 3 px wide. Characters of a usual size have no stroke
+    that long; where a close-up's has, only the extra proposals of this mask are lost."""
+    runs = cv2.HoughLinesP(
+        strokes, 1, np.pi / 180, threshold=EDGE_RUN // 2, minLineLength=EDGE_RUN, maxLineGap=2
+    )
+    out = strokes.copy()
+    for xa, ya, xb, yb in [] if runs is None else runs[:, 0].tolist():
+        cv2.line(out, (xa, ya), (xb, yb), 0, 3)
+    return out
 
 
 def _stroke_boxes(mask: Image, max_side: int = 60) -> NDArray[np.float64]:
@@ -221,9 +232,7 @@ def candidates(image: Image, read_time: bool = True) -> list[Quad]:
     ink15 = _ink(small, 15)
     strokes = cv2.bitwise_and(ink15, face)
     out: list[Quad] = []
-    masks = [strokes]
-    if read_time:
-        masks.append(without_edges(np.asarray(strokes, np.uint8), EDGE_RUN))
+    masks = [strokes, without_edges(np.asarray(strokes, np.uint8))] if read_time else [strokes]
     seen: set[tuple[int, ...]] = set()  # components met already: the cut leaves most as they were
     for mask, d in [(m, d) for m in masks for d in (3, 5, 8)]:
         grown = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d)))

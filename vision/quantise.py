@@ -59,10 +59,9 @@ def calibration_batches(
     batches = []
     for photo in calibration_photos(kind, photos):
         try:
-            # Without the bare-ground half of the card cap (2026-12-01) and the look with
-            # straight runs cut out (2026-12-06), as the shipped int8 files were calibrated:
-            # they change which crops come.
-            image, quads = first_proposals(kind, load_image(photo.path), bare=False, edges=False)
+            # Without the bare-ground half of the card cap (2026-12-01), as the shipped int8
+            # files were calibrated: on busy photos it changes which crops come.
+            image, quads = first_proposals(kind, load_image(photo.path), bare=False)
         except ImageError as exc:
             raise QuantiseError(f"calibration photo: {exc}") from exc
         batch = crops(image, quads, spec.crop)

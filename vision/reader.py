@@ -351,14 +351,13 @@ def load_image(path: Path) -> Image:
 
 
 def first_proposals(
-    kind: str, image: Image, bare: bool = True, edges: bool = True
+    kind: str, image: Image, bare: bool = True
 ) -> tuple[Image, list[npt.NDArray[np.float32]]]:
     """The image as the reader sees it (card photos :func:`exposed`) and the detector's first
-    proposals there, before any later look. ``bare``, ``edges``: see
-    :func:`detect.card_candidates`."""
+    proposals there, before any later look. ``bare``: see :func:`detect.card_candidates`."""
     if kind == "cards":
         image = exposed(image)
-        return image, detect.card_candidates(image, bare=bare, edges=edges)
+        return image, detect.card_candidates(image, bare=bare)
     return image, detect.tile_candidates(image)
 
 
@@ -382,7 +381,6 @@ class TableReader:
         card_sizes: bool | None = None,
         ink_frames: bool | None = None,
         gate: bool | None = None,
-        edges: bool | None = None,
     ) -> None:
         if game not in GAMES:
             raise ValueError(f"unknown game {game!r}: expected one of {', '.join(GAMES)}")
@@ -423,8 +421,6 @@ class TableReader:
         self.card_sizes = cards if card_sizes is None else card_sizes
         # ink_frames: an index printed narrow is framed across its ink.
         self.ink_frames = cards if ink_frames is None else ink_frames
-        # detect.EDGE_CUT: indices touching a straight edge in the ink proposed too.
-        self.edges = cards if edges is None else edges
         # proposal_gate: a proposal is read only where the gate taught by this very
         # recogniser expects an object in it (a folder of models under trial may hold none,
         # or one another recogniser taught: then every proposal is read).
@@ -1091,7 +1087,7 @@ class TableReader:
             own = read_fcc.read_fourcolor if self.game == "fourcolor" else read_fcc.read_cactus
             return own(image, self.recogniser, self.min_confidence)
         t0 = time.perf_counter()
-        image, quads = first_proposals(self.kind, image, edges=self.edges)
+        image, quads = first_proposals(self.kind, image)
         t1 = time.perf_counter()
         batch = crops(image, quads, self.recogniser.spec.crop)
         t2 = time.perf_counter()

@@ -209,7 +209,6 @@ CARD_PROPOSALS: dict[str, Any] = {
     "texture": False,
     "clipped": False,
     "bare": False,
-    "edges": False,
 }
 
 

@@ -49,9 +49,7 @@ class _Recording(TableReader):
     """A plain reader that keeps every batch of crops it reads (its gate off)."""
 
     def __init__(self, game: str, models: Path) -> None:
-        # Without the proposals of indices touching an edge (detect.EDGE_CUT, 2026-12-06), as
-        # the shipped gate was taught: `tableref train cards-gate` still makes it.
-        super().__init__(game, models, gate=False, edges=False)  # type: ignore[arg-type]
+        super().__init__(game, models, gate=False)  # type: ignore[arg-type]
         self.seen: list[Crops] = []
 
     def _recognise(self, batch: Image) -> list[Read]:
