@@ -137,3 +137,22 @@ def test_some_tiles_are_drawn_with_thinned_digits() -> None:
         plain = digit_ink(synth.render_tile("b5", np.random.default_rng(seed)))
         thin = digit_ink(synth.render_tile("b5", np.random.default_rng(seed), thin=1.0))
         assert 0 < thin < 0.85 * plain, (seed, thin, plain)
+
+
+def test_some_card_ranks_are_drawn_with_thinned_strokes() -> None:
+    # The same for card indices (the cards recipe's thin_digits): the rank's strokes thinned,
+    # the suit and the rest of the face as drawn without it.
+    def index_ink(face: np.ndarray) -> int:
+        corner = face[: int(face.shape[0] * 0.16), : int(face.shape[1] * 0.22)].astype(np.int16)
+        paper = np.median(corner.reshape(-1, 3), axis=0)
+        return int((np.abs(corner - paper).max(axis=2) > 60).sum())
+
+    for seed in range(5):
+        plain, _ = synth.render_card("8S", "cards", np.random.default_rng(seed))
+        thin, quads = synth.render_card("8S", "cards", np.random.default_rng(seed), thin=1.0)
+        assert 0 < index_ink(thin) < 0.9 * index_ink(plain), seed
+        assert len(quads) == 2
+    # At 0 no random number is drawn for it: scenes stay as they were.
+    a = synth.render_card("Qc", "allin", np.random.default_rng(3))[0]
+    b = synth.render_card("Qc", "allin", np.random.default_rng(3), thin=0.0)[0]
+    assert (a == b).all()

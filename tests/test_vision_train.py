@@ -75,7 +75,7 @@ def test_the_recipe_widths_shape_the_network(tmp_path: Path) -> None:
     assert metrics["train_crops"] == 38
 
 
-def test_the_tiles_recipe_draws_its_share_of_thinned_digits(
+def test_the_recipes_draw_their_share_of_thinned_digits(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from dataclasses import replace
@@ -89,10 +89,17 @@ def test_the_tiles_recipe_draws_its_share_of_thinned_digits(
         drawn.append(getattr(face, "keywords", {}).get("thin"))
         return synth.Scene(np.zeros((60, 80, 3), np.uint8), [])
 
+    def cards(rng: np.random.Generator, game: str, face: object = None) -> synth.Scene:
+        drawn.append(getattr(face, "keywords", {}).get("thin"))
+        return synth.Scene(np.zeros((60, 80, 3), np.uint8), [])
+
     monkeypatch.setattr(training.synth, "tile_scene", scene)
+    monkeypatch.setattr(training.synth, "card_scene", cards)
     training._scene_job(("tiles", 1, 1, {}, 0.2))
     training._scene_job(("tiles", 2, 1, {}, 0.0))
-    assert drawn == [0.2, 0.0]
+    training._scene_job(("cards", 3, 1, {}, 0.2))
+    training._scene_job(("cards", 4, 1, {}, 0.0))
+    assert drawn == [0.2, 0.0, 0.2, None]  # cards without it: render_card as always
     shipped = training.SHIPPED["tiles"]
     assert shipped.thin_digits == 0.2  # the shipped tiles.onnx was trained with them
     plain = replace(shipped, thin_digits=0.0)

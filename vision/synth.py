@@ -113,6 +113,15 @@ def _jitter(
 
 
 # -- tile faces ---------------------------------------------------------------------------
+def _thinned(mask: npt.NDArray[Any], rng: np.random.Generator) -> npt.NDArray[Any]:
+    """``mask`` with its strokes thinned by a pixel or two: decks print thin strokes too (a
+    Ming serif), where the recipe's fonts are mostly bold. Left whole where nothing would
+    remain."""
+    k = int(rng.integers(2, 4))
+    thinned = cv2.erode(mask, np.ones((k, k), np.uint8))
+    return thinned if int(thinned.max()) > 0 else mask
+
+
 def render_tile(label: str, rng: np.random.Generator, height: int = 96, thin: float = 0.0) -> Image:
     """An upright tile face ``height`` pixels tall (no background); ``thin``: the share of
     numbers drawn with their strokes thinned (the tiles recipe's ``thin_digits``)."""
@@ -154,11 +163,7 @@ def render_tile(label: str, rng: np.random.Generator, height: int = 96, thin: fl
         digit_h = int(h * rng.uniform(0.26, 0.38))
         mask = text_mask(number, font, digit_h, int(rng.choice(3, p=[0.3, 0.4, 0.3])))
         if thin and rng.random() < thin:
-            # Decks print thin strokes too (a Ming serif): thinned by a pixel or two.
-            k = int(rng.integers(2, 4))
-            thinned = cv2.erode(mask, np.ones((k, k), np.uint8))
-            if int(thinned.max()) > 0:
-                mask = thinned
+            mask = _thinned(mask, rng)
         if mask.shape[1] > w * 0.78:
             scale = w * 0.78 / mask.shape[1]
             mask = cv2.resize(mask, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
@@ -191,9 +196,11 @@ def _card_parts(label: str, game: Game) -> tuple[str, str, tuple[int, int, int]]
 
 
 def render_card(
-    label: str, game: Game, rng: np.random.Generator, height: int = 280
+    label: str, game: Game, rng: np.random.Generator, height: int = 280, thin: float = 0.0
 ) -> tuple[Image, list[Quad]]:
-    """An upright card face and the quads of its two corner indices (card coordinates)."""
+    """An upright card face and the quads of its two corner indices (card coordinates);
+    ``thin``: the share of ranks drawn with their strokes thinned (the cards recipe's
+    ``thin_digits``)."""
     h = height
     w = round(h * CARD_ASPECT)
     paper = _jitter((240, 242, 244), rng, 14)
@@ -214,6 +221,8 @@ def render_card(
         rank_mask = text_mask(rank, font, rank_h, int(rng.integers(0, 2)))
         if rank == "10" and rng.random() < 0.3:
             rank_mask = cv2.resize(rank_mask, None, fx=0.75, fy=1.0)
+        if thin and rng.random() < thin:
+            rank_mask = _thinned(rank_mask, rng)
     suit_h = int(rank_h * rng.uniform(0.7, 1.0))
     smask = suit_mask(suit, suit_h, int(rng.integers(0, 2)))
     margin_x = w * rng.uniform(0.06, 0.1)

@@ -73,7 +73,8 @@ class Settings:
     # read worst after enrolment). Shipped at 0.2 on 2026-12-06: three draws read the
     # one-print development decks 2675 / 6, 2673 / 15 and 2658 / 13 of 2772 against 2660 / 25
     # and 2635 / 25 for plain draws of seeds 1 and 2; 0.4 read 2677 / 114, its extra reads
-    # frames over tiles (models/MODEL_CARD.md, Limits).
+    # frames over tiles (models/MODEL_CARD.md, Limits). Cards: the share of generated cards
+    # whose rank is drawn so (not shipped: measured on dev-out draws, Limits, 2026-12-06).
     thin_digits: float = 0.0
     # Real card photos: each index's turn in its box read by a quick model of the generated
     # crops (vision.card_turns), not guessed from the box's shape.
@@ -353,7 +354,8 @@ def _scene_job(
     if kind == "tiles":
         scene = synth.tile_scene(rng, face=partial(synth.render_tile, thin=thin))
     else:
-        scene = synth.card_scene(rng, "allin" if seed % 2 else "cards")
+        face = partial(synth.render_card, thin=thin) if thin else None
+        scene = synth.card_scene(rng, "allin" if seed % 2 else "cards", face=face)
         if rng.random() < 0.3:
             scene.image[:] = speckle(scene.image, rng)
     return crops_from(kind, spec, scene.image, scene.truths, rng, jitters, **extra)
