@@ -140,8 +140,8 @@ def test_some_tiles_are_drawn_with_thinned_digits() -> None:
 
 
 def test_some_card_ranks_are_drawn_with_thinned_strokes() -> None:
-    # The same for card indices (the cards recipe's thin_digits): the rank's strokes thinned,
-    # the suit and the rest of the face as drawn without it.
+    # The same for card indices (the cards recipe's thin_digits): less ink in the corner
+    # index, whose rank's strokes are thinned.
     def index_ink(face: np.ndarray) -> int:
         corner = face[: int(face.shape[0] * 0.16), : int(face.shape[1] * 0.22)].astype(np.int16)
         paper = np.median(corner.reshape(-1, 3), axis=0)

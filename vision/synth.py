@@ -112,7 +112,6 @@ def _jitter(
     return int(c[0]), int(c[1]), int(c[2])
 
 
-# -- tile faces ---------------------------------------------------------------------------
 def _thinned(mask: npt.NDArray[Any], rng: np.random.Generator) -> npt.NDArray[Any]:
     """``mask`` with its strokes thinned by a pixel or two: decks print thin strokes too (a
     Ming serif), where the recipe's fonts are mostly bold. Left whole where nothing would
@@ -122,6 +121,7 @@ def _thinned(mask: npt.NDArray[Any], rng: np.random.Generator) -> npt.NDArray[An
     return thinned if int(thinned.max()) > 0 else mask
 
 
+# -- tile faces ---------------------------------------------------------------------------
 def render_tile(label: str, rng: np.random.Generator, height: int = 96, thin: float = 0.0) -> Image:
     """An upright tile face ``height`` pixels tall (no background); ``thin``: the share of
     numbers drawn with their strokes thinned (the tiles recipe's ``thin_digits``)."""
