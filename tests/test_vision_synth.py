@@ -125,13 +125,18 @@ def test_an_index_cut_by_the_image_edge_is_kept_apart_not_dropped() -> None:
     assert cut
 
 
+def _ink(region: np.ndarray) -> int:
+    """Pixels of ``region`` (part of a face) that stand well off its paper: print."""
+    part = region.astype(np.int16)
+    paper = np.median(part.reshape(-1, 3), axis=0)
+    return int((np.abs(part - paper).max(axis=2) > 60).sum())
+
+
 def test_some_tiles_are_drawn_with_thinned_digits() -> None:
     # Decks print numbers in thin strokes too (a Ming serif): the tiles recipe learns them
     # from digits thinned by a pixel or two, on the same faces otherwise.
     def digit_ink(face: np.ndarray) -> int:
-        top = face[: int(face.shape[0] * 0.62)].astype(np.int16)
-        paper = np.median(top.reshape(-1, 3), axis=0)
-        return int((np.abs(top - paper).max(axis=2) > 60).sum())
+        return _ink(face[: int(face.shape[0] * 0.62)])
 
     for seed in range(5):
         plain = digit_ink(synth.render_tile("b5", np.random.default_rng(seed)))
@@ -143,9 +148,7 @@ def test_some_card_ranks_are_drawn_with_thinned_strokes() -> None:
     # The same for card indices (the cards recipe's thin_digits): less ink in the corner
     # index, whose rank's strokes are thinned.
     def index_ink(face: np.ndarray) -> int:
-        corner = face[: int(face.shape[0] * 0.16), : int(face.shape[1] * 0.22)].astype(np.int16)
-        paper = np.median(corner.reshape(-1, 3), axis=0)
-        return int((np.abs(corner - paper).max(axis=2) > 60).sum())
+        return _ink(face[: int(face.shape[0] * 0.16), : int(face.shape[1] * 0.22)])
 
     for seed in range(5):
         plain, _ = synth.render_card("8S", "cards", np.random.default_rng(seed))
