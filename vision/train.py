@@ -98,8 +98,9 @@ def drawing_pool(workers: int, fonts: tuple[str, ...]) -> ProcessPoolExecutor:
 # The card recogniser and its gate were rendered with the 20 DejaVu fonts (fonts-dejavu-core),
 # before fonts-liberation was installed on the machine that trained them; the pips recogniser
 # and the tiles' gate with those and the 16 Liberation ones (their crop counts say so).
-# Drawing the cards with Liberation too was measured on 2026-12-06 and not shipped: fewer
-# spurious reads on unseen prints, fewer right on the trained decks' tables (MODEL_CARD.md).
+# Drawing the cards with Liberation too, alone and with thinned ranks, was measured on
+# 2026-12-06 and not shipped: both full retrains read more spurious indices on the standard
+# deck's tables and the real training photos than the shipped models (MODEL_CARD.md, Limits).
 DRAWN_WITH_DEJAVU = ("DejaVu",)
 DRAWN_WITH_DEJAVU_LIBERATION = ("DejaVu", "Liberation")
 
