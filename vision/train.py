@@ -100,7 +100,8 @@ def drawing_pool(workers: int, fonts: tuple[str, ...]) -> ProcessPoolExecutor:
 # and the tiles' gate with those and the 16 Liberation ones (their crop counts say so).
 # Drawing the cards with Liberation too, alone and with thinned ranks, was measured on
 # 2026-12-06 and not shipped: both full retrains read more spurious indices on the standard
-# deck's tables and the real training photos than the shipped models (MODEL_CARD.md, Limits).
+# deck's tables and the real training photos than the shipped models, though so does the
+# shipped recipe drawn with another seed (MODEL_CARD.md, Limits).
 DRAWN_WITH_DEJAVU = ("DejaVu",)
 DRAWN_WITH_DEJAVU_LIBERATION = ("DejaVu", "Liberation")
 
