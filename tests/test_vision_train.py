@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 import onnx
 import pytest
 
@@ -95,12 +96,44 @@ def test_the_recipes_draw_their_share_of_thinned_digits(
 
     monkeypatch.setattr(training.synth, "tile_scene", scene)
     monkeypatch.setattr(training.synth, "card_scene", cards)
-    training._scene_job(("tiles", 1, 1, {}, 0.2))
-    training._scene_job(("tiles", 2, 1, {}, 0.0))
-    training._scene_job(("cards", 3, 1, {}, 0.2))
-    training._scene_job(("cards", 4, 1, {}, 0.0))
+    training._scene_job(("tiles", 1, 1, {}, 0.2, 0.0))
+    training._scene_job(("tiles", 2, 1, {}, 0.0, 0.0))
+    training._scene_job(("cards", 3, 1, {}, 0.2, 0.0))
+    training._scene_job(("cards", 4, 1, {}, 0.0, 0.0))
     assert drawn == [0.2, 0.0, 0.2, None]  # cards without it: render_card as always
     shipped = training.SHIPPED["tiles"]
     assert shipped.thin_digits == 0.2  # the shipped tiles.onnx was trained with them
     plain = replace(shipped, thin_digits=0.0)
     assert training.cache_key(plain) != training.cache_key(shipped)
+
+
+def test_card_scenes_turn_grey_at_the_recipes_share(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace
+
+    from vision import synth
+    from vision import train as training
+
+    seen: list[npt.NDArray[np.uint8]] = []
+
+    def cards(rng: np.random.Generator, game: str, face: object = None) -> synth.Scene:
+        image = np.zeros((60, 80, 3), np.uint8)
+        image[..., 2] = 200  # a red table: grey only if the job turned it so
+        return synth.Scene(image, [])
+
+    def crops_from(
+        kind: str, spec: object, image: npt.NDArray[np.uint8], *args: object, **kw: object
+    ) -> tuple[list[object], list[int]]:
+        seen.append(image.copy())
+        return [], []
+
+    monkeypatch.setattr(training.synth, "card_scene", cards)
+    monkeypatch.setattr(training, "crops_from", crops_from)
+    training._scene_job(("cards", 4, 1, {}, 0.0, 1.0))
+    training._scene_job(("cards", 4, 1, {}, 0.0, 0.0))
+    turned, kept = seen
+    assert (turned[..., 0] == turned[..., 2]).all()
+    assert np.median(kept[..., 2].astype(int) - kept[..., 0]) == 200
+    shipped = training.SHIPPED["cards"]
+    assert shipped.grey == 0.0  # the shipped cards.onnx never saw a grey scene
+    assert "-grey" not in training.cache_key(shipped)
+    assert training.cache_key(replace(shipped, grey=0.2)) != training.cache_key(shipped)

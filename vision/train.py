@@ -76,6 +76,12 @@ class Settings:
     # frames over tiles (models/MODEL_CARD.md, Limits). Cards: the share of generated cards
     # whose rank is drawn so (not shipped: measured on dev-out draws, Limits, 2026-12-06).
     thin_digits: float = 0.0
+    # Generated card scenes: the share turned to grey, as Roboflow's export turned about a
+    # fifth of the shared card photos (their red indices then differ from black ones by
+    # shape alone). Measured at 0.2 on 2026-12-06, not shipped: two dev-out draws read the
+    # dev fold's grey photos no better, but fewer spurious indices on the unseen one-print
+    # decks (41 against 68) and the dev fold (29 against 37) (models/MODEL_CARD.md, Limits).
+    grey: float = 0.0
     # Real card photos: each index's turn in its box read by a quick model of the generated
     # crops (vision.card_turns), not guessed from the box's shape.
     orient_real: bool = False
@@ -350,9 +356,9 @@ def _on_face(q: synth.Quad, face: tuple[npt.NDArray[np.float32], float]) -> bool
 
 
 def _scene_job(
-    args: tuple[str, int, int, dict[str, Any], float],
+    args: tuple[str, int, int, dict[str, Any], float, float],
 ) -> tuple[list[Crops], list[int]]:
-    kind, seed, jitters, extra, thin = args
+    kind, seed, jitters, extra, thin, grey = args
     rng = np.random.default_rng(seed)
     spec = spec_for(kind)
     if kind == "tiles":
@@ -362,6 +368,11 @@ def _scene_job(
         scene = synth.card_scene(rng, "allin" if seed % 2 else "cards", face=face)
         if rng.random() < 0.3:
             scene.image[:] = speckle(scene.image, rng)
+        # Drawn only when asked, so a recipe without it renders the crops it always did.
+        if grey and rng.random() < grey:
+            scene.image[:] = cv2.cvtColor(
+                cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR
+            )
     return crops_from(kind, spec, scene.image, scene.truths, rng, jitters, **extra)
 
 
@@ -490,8 +501,9 @@ def build(
 
     with drawing_pool(settings.workers, settings.fonts) as pool:
         thin = settings.thin_digits
+        grey = settings.grey if kind == "cards" else 0.0
         scenes = [
-            (kind, settings.seed * 1_000_003 + i, settings.jitters, scene_extra, thin)
+            (kind, settings.seed * 1_000_003 + i, settings.jitters, scene_extra, thin, grey)
             for i in range(settings.scenes)
         ]
         run(pool, _scene_job, scenes)
@@ -687,6 +699,7 @@ def cache_key(settings: Settings) -> str:
         + (f"-face{settings.face_negatives}" if settings.face_negatives else "")
         + (f"-sface{settings.scene_face_negatives}" if settings.scene_face_negatives else "")
         + (f"-thin{settings.thin_digits:g}" if settings.thin_digits else "")
+        + (f"-grey{settings.grey:g}" if settings.grey and settings.kind == "cards" else "")
         + ("-turns" if settings.orient_real and settings.real else "")
         + f"-f{glyphs.font_digest(settings.fonts)}"
     )
