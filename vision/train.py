@@ -501,7 +501,7 @@ def build(
 
     with drawing_pool(settings.workers, settings.fonts) as pool:
         thin = settings.thin_digits
-        grey = settings.grey if kind == "cards" else 0.0
+        grey = settings.grey  # _scene_job turns card scenes only
         scenes = [
             (kind, settings.seed * 1_000_003 + i, settings.jitters, scene_extra, thin, grey)
             for i in range(settings.scenes)
