@@ -122,11 +122,31 @@ def test_every_training_correction_fits_one_training_photo_and_training_reads_it
         for t in q.truths[len(p.truths) :]
     )
     assert added == Counter((f.photo, f.label) for f in fixes if f.change == "add")
-    assert all(
-        0 <= v <= 640 for f in fixes if f.box is not None for v in f.box
-    ), "added boxes lie inside the 640 x 640 photos"
+    assert all(0 <= v <= 640 for f in fixes if f.box is not None for v in f.box), (
+        "added boxes lie inside the 640 x 640 photos"
+    )
     # A recipe comparison leaves photos out (the dev fold): corrections naming them are unused.
     named = {f.photo for f in fixes}
     untouched = next(p for p in training if p.path.name not in named)
     (alone,) = label_review.for_training([untouched], kind)
     assert all(a is b for a, b in zip(alone.truths, untouched.truths, strict=True))
+
+
+def test_the_training_crop_cache_is_named_after_the_corrections_it_learnt(tmp_path: Path) -> None:
+    # A correction added after a training run must not be trained past by its cached crops.
+    from dataclasses import replace
+
+    from vision import train
+
+    review = json.loads(label_review.REVIEW_FILE.read_text())
+    before = label_review.training_digest("cards")
+    assert f"-l{before}-" in train.cache_key(train.SHIPPED["cards"])
+    assert "-l" not in train.cache_key(replace(train.SHIPPED["cards"], real=False)).split("-f")[0]
+    review["cards_training"].append(
+        {"photo": "x.jpg", "change": "add", "label": "AS", "box": [0, 0, 9, 9], "why": "test"}
+    )
+    changed = tmp_path / "review.json"
+    changed.write_text(json.dumps(review))
+    assert label_review.training_digest("cards", changed) != before
+    # Only the kind's own training corrections name its crops.
+    assert label_review.training_digest("tiles", changed) == label_review.training_digest("tiles")

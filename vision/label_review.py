@@ -16,6 +16,7 @@ never does.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -118,6 +119,13 @@ def reviewed(photo: Photo, fixes: list[Correction]) -> Photo:
             )
         truths[hits[0]] = Truth(fix.label, truths[hits[0]].quad)
     return replace(photo, truths=truths)
+
+
+def training_digest(kind: Kind, path: Path | None = None) -> str:
+    """A short id of ``kind``'s training corrections as they stand: crops rendered from the
+    photos' labels before a correction was added are stale once it is (vision.train's cache)."""
+    entries = json.loads((path or REVIEW_FILE).read_text()).get(f"{kind}_training", [])
+    return hashlib.sha1(json.dumps(entries, sort_keys=True).encode()).hexdigest()[:8]
 
 
 def review_all(photos: list[Photo], fixes: list[Correction]) -> list[Photo]:

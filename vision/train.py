@@ -664,9 +664,9 @@ def within_budget(path: Path) -> None:
 
 
 CACHE = Path(__file__).resolve().parent.parent / "build" / "train-cache"
-# Bump a kind's version when synth, detect, crops or the training labels change what its crops
-# look like or say (cards 11: seven training labels corrected, vision/label_review.json;
-# cards 12 and tiles 10: more corrected, 2026-12-04 night).
+# Bump a kind's version when synth, detect or crops change what its crops look like or say
+# (cards 11 and 12, tiles 10: training labels corrected, before the key named the corrections
+# itself: label_review.training_digest).
 _CACHE_VERSION = {"tiles": 10, "cards": 12, "fourcolor": 2, "cactus": 1, "pips": 1}
 
 
@@ -690,6 +690,8 @@ def cache_key(settings: Settings) -> str:
     """The crop cache's name for ``settings``: everything that shapes the crops, the fonts
     drawn with among them (a seed picks a font by its place among them, vision.glyphs)."""
     spec = spec_for(settings.kind)
+    kind = settings.kind
+    real_photos = settings.real and kind in ("cards", "tiles")
     return (
         f"{settings.kind}-s{settings.seed}-n{settings.scenes}-r{int(settings.real)}"
         f"-j{settings.jitters}-c{spec.crop[0]}x{spec.crop[1]}-v{_CACHE_VERSION[settings.kind]}"
@@ -701,6 +703,8 @@ def cache_key(settings: Settings) -> str:
         + (f"-thin{settings.thin_digits:g}" if settings.thin_digits else "")
         + (f"-grey{settings.grey:g}" if settings.grey and settings.kind == "cards" else "")
         + ("-turns" if settings.orient_real and settings.real else "")
+        # The real photos' labels as corrected by eye (vision/label_review.json).
+        + (f"-l{label_review.training_digest(kind)}" if real_photos else "")  # type: ignore[arg-type]
         + f"-f{glyphs.font_digest(settings.fonts)}"
     )
 
