@@ -52,6 +52,12 @@ def _correction(entry: dict[str, Any]) -> Correction:
         box = entry.get("box")
         if not (isinstance(box, list) and len(box) == 4):
             raise ReviewError(f"{entry.get('photo')}: an added {entry.get('label')} needs a box")
+        x0, y0, x1, y1 = box
+        if not (0 <= x0 < x1 and 0 <= y0 < y1):
+            raise ReviewError(
+                f"{entry.get('photo')}: an added {entry.get('label')}'s box {box} is not "
+                "x0, y0, x1, y1 with x0 < x1 and y0 < y1, inside the photo"
+            )
         return Correction(
             entry["photo"], "add", entry["label"], tuple(box), None, None, entry["why"]
         )
@@ -121,7 +127,7 @@ def reviewed(photo: Photo, fixes: list[Correction]) -> Photo:
     return replace(photo, truths=truths)
 
 
-def training_digest(kind: Kind, path: Path | None = None) -> str:
+def training_digest(kind: str, path: Path | None = None) -> str:
     """A short id of ``kind``'s training corrections as they stand: crops rendered from the
     photos' labels before a correction was added are stale once it is (vision.train's cache)."""
     entries = json.loads((path or REVIEW_FILE).read_text()).get(f"{kind}_training", [])

@@ -690,8 +690,7 @@ def cache_key(settings: Settings) -> str:
     """The crop cache's name for ``settings``: everything that shapes the crops, the fonts
     drawn with among them (a seed picks a font by its place among them, vision.glyphs)."""
     spec = spec_for(settings.kind)
-    kind = settings.kind
-    real_photos = settings.real and kind in ("cards", "tiles")
+    real_photos = settings.real and settings.kind in datasets.FOLDERS
     return (
         f"{settings.kind}-s{settings.seed}-n{settings.scenes}-r{int(settings.real)}"
         f"-j{settings.jitters}-c{spec.crop[0]}x{spec.crop[1]}-v{_CACHE_VERSION[settings.kind]}"
@@ -704,7 +703,7 @@ def cache_key(settings: Settings) -> str:
         + (f"-grey{settings.grey:g}" if settings.grey and settings.kind == "cards" else "")
         + ("-turns" if settings.orient_real and settings.real else "")
         # The real photos' labels as corrected by eye (vision/label_review.json).
-        + (f"-l{label_review.training_digest(kind)}" if real_photos else "")  # type: ignore[arg-type]
+        + (f"-l{label_review.training_digest(settings.kind)}" if real_photos else "")
         + f"-f{glyphs.font_digest(settings.fonts)}"
     )
 
