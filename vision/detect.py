@@ -588,10 +588,15 @@ CARD_WORK_SIDE = 640  # card detection's working size (indices are small: see ca
 # Cards: at most this many proposals a photo. The cap binds on busy tables (knitted blankets,
 # carpet), where texture glyph pairs pushed real indices out: 500 left 16 of the dev fold's
 # 432 indices unproposed and bound on 34 of its 106 photos, 1200 leaves 5 and binds on 5
-# (20-epoch dev-out model: 387 -> 396 right, spurious 11 -> 13; 2000 read 398 with 13, at
-# twice the slowest photo's time). The median photo (~220 proposals) is not slowed; the
-# slowest tenth of the dev and held-out photos take 174 ms instead of 115.
-CARD_CAP = 1200
+# (20-epoch dev-out model: 387 -> 396 right, spurious 11 -> 13). 2000 since 2026-12-06: the
+# gate (vision/proposal_gate.py) turns most texture frames away before the recogniser reads
+# them, and 1200 still cut good frames of indices between a knitted blanket's loops, behind
+# thousands of texture pairs. Right / spurious, 1200 -> 2000: the real training split
+# 1545 / 29 -> 1553 / 30 of 1624 (shipped models), the dev fold 407 / 11 -> 410 / 14 and
+# 409 / 11 -> 413 / 13 of 438 (two dev-out draws); 3000 read one more in each for the
+# slowest photo's 550 ms instead of 395 (320 at 1200; the 36 of 502 photos where the cap
+# binds: median 157 -> 181 ms). The median photo (~220 proposals) is not slowed.
+CARD_CAP = 2000
 # Where the cap binds, half of it goes to proposals on bare ground. A busy cloth's texture
 # gives thousands of glyph pairs that the plausibility score (which counts neighbouring blobs
 # within twice a glyph's height) ranks as high as an index, or higher: a fan's indices stand
@@ -645,7 +650,7 @@ def bare_sides(mask: npt.NDArray[Any], quads: npt.NDArray[np.float32]) -> npt.ND
 
 def card_candidates(
     image: Image,
-    max_candidates: int = CARD_CAP,
+    max_candidates: int | None = None,
     work_side: int | None = None,
     apart: bool = True,
     faint_light: bool = True,
@@ -657,7 +662,8 @@ def card_candidates(
     bare: bool = True,
     finest_only: bool = False,
 ) -> list[Quad]:
-    """Oriented quads where a corner index (rank over suit) may be.
+    """Oriented quads where a corner index (rank over suit) may be, at most
+    ``max_candidates`` (None: :data:`CARD_CAP` as it is at the call).
 
     Pairs of glyphs (rank, suit) give one quad along their axis; a lone tall glyph (rank and
     suit printed touching) gives one along its own long side. Dark print and light print
@@ -679,6 +685,8 @@ def card_candidates(
     ``finest_only``: only the finest stroke's dark and coloured print, as
     :mod:`vision.glare_look` looks at a photo again (the rest was looked at already).
     """
+    if max_candidates is None:
+        max_candidates = CARD_CAP
     side = work_side or CARD_WORK_SIDE
     f = min(1.0, side / max(image.shape[:2]))
     small = image
