@@ -306,3 +306,36 @@ def test_a_training_label_found_wrong_is_learnt_as_the_photo_shows_it(
     real = y[sources["first_real_crop"] :]
     spec = cards_spec()
     assert (real == spec.index("7S")).sum() >= 2 and not (real == spec.index("6S")).any()
+
+
+def test_faded_crops_keep_their_mean_and_lose_contrast() -> None:
+    w, h = cards_spec().crop
+    x = torch.zeros((64, 3, h, w))
+    x[:, :, : h // 2] = 200.0  # half paper, half ink: a crop with contrast
+    x[:, :, h // 2 :] = 40.0
+    faded = train._fade(x, 1.0, torch.Generator().manual_seed(5))
+    assert torch.allclose(faded.mean(dim=(1, 2, 3)), x.mean(dim=(1, 2, 3)))
+    ratio = faded.std(dim=(1, 2, 3)) / x.std(dim=(1, 2, 3))
+    assert float(ratio.min()) >= 0.25 and float(ratio.max()) <= 0.7
+    assert float(ratio.max() - ratio.min()) > 0.2  # each crop cut by its own draw
+    some = train._fade(x, 0.3, torch.Generator().manual_seed(5))
+    kept = (some == x).flatten(1).all(dim=1)
+    assert 0 < int(kept.sum()) < 64  # about 0.7 of them left as they were
+
+
+def test_crops_are_faded_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Off, no random number is drawn for it: the shipped recipe is remade byte for byte.
+    w, h = cards_spec().crop
+    x = torch.rand((8, 3, h, w)) * 255
+    calls: list[float] = []
+
+    def fade(x: torch.Tensor, share: float, gen: torch.Generator) -> torch.Tensor:
+        calls.append(share)
+        return x
+
+    monkeypatch.setattr(train, "_fade", fade)
+    train._augment(x.clone(), "cards", torch.Generator(), 0.3)
+    train._augment(x.clone(), "cards", torch.Generator(), 0.3, 0.0)
+    assert calls == []
+    train._augment(x.clone(), "cards", torch.Generator(), 0.3, 0.5)
+    assert calls == [0.5]
