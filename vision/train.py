@@ -28,6 +28,7 @@ from vision.card_turns import Turn
 from vision.crops import crop, reframed
 from vision.detect import quad_iou
 from vision.evaluate import other_corner
+from vision.fork_pool import forked_pool
 from vision.labels import NONE, LabelSpec, spec_for
 from vision.matching import aligned, same_object
 from vision.reader import CARD_REFRAMES
@@ -104,7 +105,7 @@ class Settings:
 
 def drawing_pool(workers: int, fonts: tuple[str, ...]) -> ProcessPoolExecutor:
     """Worker processes that render with the TrueType ``fonts`` (:func:`glyphs.draw_with`)."""
-    return ProcessPoolExecutor(max_workers=workers, initializer=glyphs.draw_with, initargs=(fonts,))
+    return forked_pool(workers, glyphs.draw_with, (fonts,))
 
 
 # The card recogniser and its gate were rendered with the 20 DejaVu fonts (fonts-dejavu-core),

@@ -15,7 +15,6 @@ accent hues reach these crops; the held-out ones are for evaluation only.
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -24,6 +23,7 @@ import numpy.typing as npt
 from vision import detect_cactus, detect_fourcolor, synth_cactus, synth_fourcolor
 from vision.crops import crop
 from vision.detect import quad_iou
+from vision.fork_pool import forked_pool
 from vision.fourcolor_read import CharRead, beside_squares
 from vision.labels import NONE, LabelSpec, spec_for
 
@@ -204,7 +204,7 @@ def build(
     jobs = [(kind, seed * SEED_STRIDE + i, jitters) for i in range(scenes)]
     xs: list[Crops] = []
     ys: list[int] = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with forked_pool(workers) as pool:
         futures = [pool.submit(scene_job, job) for job in jobs]
         for i, fut in enumerate(futures):
             cx, cy = fut.result()
