@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import gc
+import multiprocessing
+import sys
+
+import pytest
 
 from vision.fork_pool import forked_pool
 
@@ -45,3 +49,22 @@ def test_a_worker_freezes_what_it_inherited_before_its_initializer_runs() -> Non
         assert pool.submit(_frozen).result() > 0  # the parent's objects, out of its reach
     assert seen == []  # the initializer ran in the worker, not here
     assert gc.get_freeze_count() == 0
+
+
+_SET_AFTER_IMPORT: list[str] = []
+
+
+def _inherited() -> list[str]:
+    return _SET_AFTER_IMPORT
+
+
+def test_workers_are_forked_and_see_what_the_parent_set(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A spawned or forkserver worker would import this module afresh and see an empty list;
+    # here the platform's default start method is made "spawn".
+    named = multiprocessing.get_context
+    monkeypatch.setattr(multiprocessing, "get_context", lambda m=None: named(m or "spawn"))
+    monkeypatch.setattr(sys.modules[__name__], "_SET_AFTER_IMPORT", ["parent"])
+    with forked_pool(1) as pool:
+        assert pool.submit(_inherited).result() == ["parent"]

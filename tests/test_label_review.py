@@ -74,6 +74,7 @@ def test_a_correction_that_no_longer_fits_names_the_photo_and_label(tmp_path: Pa
     for entry, message in (
         ({"photo": "p.jpg", "change": "add", "label": "1S", "box": [0, 0, 1, 1]}, "'1S'"),
         ({"photo": "p.jpg", "change": "add", "label": "AS"}, "needs a box"),
+        ({"photo": "p.jpg", "change": "add", "label": "AS", "box": [0, 0, "4", 5]}, "four numbers"),
         ({"photo": "p.jpg", "change": "add", "label": "AS", "box": [9, 0, 1, 5]}, "x0 < x1"),
         ({"photo": "p.jpg", "change": "add", "label": "AS", "box": [0, -3, 4, 5]}, "inside"),
         ({"photo": "p.jpg", "change": "relabel", "label": "AS", "at": [1, 1]}, "needs 'at'"),

@@ -8,11 +8,15 @@ threads live only in the parent, and the child hangs for good (seen once in the 
 suite, 2026-12-06: `train_gate.gather` after other tests had read with the recognisers).
 So the parent collects its garbage before the pool forks, and each worker moves what it
 inherited out of its own collector's reach (:func:`gc.freeze`) before anything else.
+
+The pool forks by name, whatever the platform's default start method: the renderers rely on
+what a worker inherits (the fonts a test pins for it, vision.glyphs).
 """
 
 from __future__ import annotations
 
 import gc
+import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -32,5 +36,8 @@ def forked_pool(
     """A pool of ``workers`` processes that run ``initializer(*initargs)`` first."""
     gc.collect()
     return ProcessPoolExecutor(
-        max_workers=workers, initializer=_start, initargs=(initializer, initargs)
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=_start,
+        initargs=(initializer, initargs),
     )

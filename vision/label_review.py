@@ -50,8 +50,13 @@ def _correction(entry: dict[str, Any]) -> Correction:
     change = entry.get("change")
     if change == "add":
         box = entry.get("box")
-        if not (isinstance(box, list) and len(box) == 4):
-            raise ReviewError(f"{entry.get('photo')}: an added {entry.get('label')} needs a box")
+        if not (
+            isinstance(box, list) and len(box) == 4 and all(type(v) in (int, float) for v in box)
+        ):
+            raise ReviewError(
+                f"{entry.get('photo')}: an added {entry.get('label')} needs a box of four numbers"
+                f" x0, y0, x1, y1 (got {box!r})"
+            )
         x0, y0, x1, y1 = box
         if not (0 <= x0 < x1 and 0 <= y0 < y1):
             raise ReviewError(
