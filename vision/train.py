@@ -90,7 +90,9 @@ class Settings:
     # mean grey, each epoch (dim and washed-out photos, whose indices the recogniser cannot
     # name even from the hand-drawn box). Measured at 0.3 on two dev-out draws on 2026-12-06,
     # not shipped: fewer spurious reads everywhere and 16 more right on 800 generated tables,
-    # but 3 fewer right on the real dev fold (models/MODEL_CARD.md, Limits).
+    # but 3 fewer right on the real dev fold; in two full draws with their gates the real
+    # training photos read 6 and 7 more spurious reads than the shipped model, mostly jokers
+    # read on badges and card art (models/MODEL_CARD.md, Limits, 2026-12-06 night).
     faded: float = 0.0
     # Tiles and cards ship as int8 (vision.quantise), calibrated on this many training photos.
     calibration_photos: int = quantise.CALIBRATION_PHOTOS
