@@ -13,6 +13,12 @@ decided in this order:
   profile's nearest card for one of them is right (the object-or-nothing gate's miss);
 * ``judged_nothing``: every proposal over it was judged nothing, named wrong too.
 
+``--prints 201 202 ...`` reads one physical deck a seed instead, every copy of a card printed
+alike, as the benchmark's one-print rows do; ``--models DIR`` reads with other models. The
+one-print development figures of ``models/MODEL_CARD.md`` ("one-print decks 201-206, scenes
+61 000+") are ``python -m vision.enrol_misses cards allin --prints 201 202 203 204 205 206
+--layout 7 --scene-seed 61000 --models DIR``, a line of JSON per print.
+
 Spurious reads are split by where they lie: ``on_object`` (over a labelled object, in a
 frame too far off to count as it: a rank or suit alone, a neighbour's index), ``on_partial``
 (over a partly covered object, named wrong), ``clutter`` (on nothing labelled).
@@ -23,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -32,6 +39,7 @@ from vision.crops import crops
 from vision.evaluate import Score, score
 from vision.matching import same_object
 from vision.reader import TableReader
+from vision.recognise import MODELS
 from vision.synth import Scene
 
 BUCKETS = (
@@ -93,18 +101,31 @@ def _near(point: np.ndarray, quad: np.ndarray, grow: float = 1.6) -> bool:
 
 
 def measure(
-    game: str, layout_seed: int, scene_seed: int, scenes: int, calibrate: bool = True
+    game: str,
+    layout_seed: int,
+    scene_seed: int,
+    scenes: int,
+    calibrate: bool = True,
+    print_seed: int | None = None,
+    models: Path = MODELS,
 ) -> dict[str, Any]:
+    """Enrol the unseen deck from one layout photo, then read ``scenes`` table scenes with
+    the profile. Each card is printed its own way, as the benchmark's harder measure draws
+    them, unless ``print_seed`` names one physical deck (``synth_unseen.deck_print``) whose
+    every copy of a card is printed alike, as the benchmark's one-print rows read them."""
     import time
 
     from host.cli.enroll import deck_order, default_grid
     from vision import synth_unseen
     from vision.enrol_session import Enrolment
 
-    reader = TableReader(game)  # type: ignore[arg-type]
+    reader = TableReader(game, models=models)  # type: ignore[arg-type]
     order = deck_order(game)
     cols, rows = default_grid(len(order))
-    layout = synth_unseen.layout_scene(game, order, cols, np.random.default_rng(layout_seed))
+    deck = None if print_seed is None else synth_unseen.deck_print(print_seed)
+    layout = synth_unseen.layout_scene(
+        game, order, cols, np.random.default_rng(layout_seed), deck=deck
+    )
     started = time.perf_counter()
     session = Enrolment(reader, "dev", order, cols, rows)
     session.calibrate = calibrate
@@ -114,7 +135,7 @@ def measure(
     reader.use_deck(profile)
     total, miss, spurious = Score(), Counter[str](), Counter[str]()
     for i in range(scenes):
-        scene = synth_unseen.scene(game, np.random.default_rng(scene_seed + i))
+        scene = synth_unseen.scene(game, np.random.default_rng(scene_seed + i), deck=deck)
         m, sp, s = causes(reader, scene)
         total.add(s)
         miss.update(m)
@@ -122,6 +143,7 @@ def measure(
     return {
         "game": game,
         "layout_seed": layout_seed,
+        **({} if deck is None else {"print_seed": print_seed, "font": deck.font}),
         "enrolled": len(order) - len(session.missing),
         "enrol_seconds": round(enrol_s, 2),
         "object_threshold": profile.object_threshold,
@@ -131,20 +153,42 @@ def measure(
     }
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("games", nargs="+")
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(
+        prog="python -m vision.enrol_misses", description=__doc__.splitlines()[0]
+    )
+    ap.add_argument("games", nargs="+", choices=("cards", "allin", "rummikub"))
     ap.add_argument("--layout", type=int, nargs="+", default=[11])
     ap.add_argument("--scene-seed", type=int, default=60_000)
     ap.add_argument("--scenes", type=int, default=20)
     ap.add_argument(
         "--fixed-margin", action="store_true", help="the old fixed OBJECT_MARGIN, uncalibrated"
     )
-    args = ap.parse_args()
+    ap.add_argument(
+        "--prints",
+        type=int,
+        nargs="+",
+        help="one physical deck a seed, every copy of a card printed alike (development used "
+        "201-206; the benchmark's are its own), each enrolled from each --layout",
+    )
+    ap.add_argument(
+        "--models", type=Path, default=MODELS, help="read with the models in this folder"
+    )
+    args = ap.parse_args(argv)
+    prints: list[int | None] = list(args.prints) if args.prints else [None]
     for game in args.games:
         for layout in args.layout:
-            out = measure(game, layout, args.scene_seed, args.scenes, not args.fixed_margin)
-            print(json.dumps(out), flush=True)
+            for print_seed in prints:
+                out = measure(
+                    game,
+                    layout,
+                    args.scene_seed,
+                    args.scenes,
+                    not args.fixed_margin,
+                    print_seed,
+                    args.models,
+                )
+                print(json.dumps(out), flush=True)
 
 
 if __name__ == "__main__":
