@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from cli_helpers import run
 
 from vision import datasets, train
 from vision.card_turns import Turn
@@ -339,3 +340,22 @@ def test_crops_are_faded_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> Non
     assert calls == []
     train._augment(x.clone(), "cards", torch.Generator(), 0.3, 0.5)
     assert calls == [0.5]
+
+
+def test_a_development_model_is_trained_with_the_dev_fold_left_out_only_when_asked(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # `bench._sweep --photos dev` measures a model on the dev fold: one trained on it would
+    # read photos it learnt. The shipped recipe trains on the whole training split.
+    asked: list[train.Settings] = []
+
+    def fake(settings: train.Settings, out: Path, progress: Any) -> dict[str, Any]:
+        asked.append(settings)
+        return {}
+
+    monkeypatch.setattr(train, "train", fake)
+    for flags in (["--dev-out"], []):
+        code, _, err = run(capsys, "train", "cards", "--seed", "2", *flags, "--out", str(tmp_path))
+        assert code == 0, err
+    assert [(s.dev_out, s.seed) for s in asked] == [(True, 2), (False, 2)]
+    assert asked[1] == replace(train.SHIPPED["cards"], seed=2)

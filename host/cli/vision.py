@@ -185,6 +185,14 @@ def train(
     real: Annotated[
         bool, typer.Option(help="Add the real photos' training split (tiles, cards, pips).")
     ] = True,
+    dev_out: Annotated[
+        bool,
+        typer.Option(
+            "--dev-out",
+            help="Leave the real photos' dev fold out too, for a development model measured "
+            "on it (`python -m bench._sweep --photos dev`).",
+        ),
+    ] = False,
     out: Annotated[Path, typer.Option(help="Folder for the .onnx and label files.")] = Path(
         "models"
     ),
@@ -204,6 +212,7 @@ def train(
         scenes=default.scenes if scenes is None else scenes,
         epochs=default.epochs if epochs is None else epochs,
         real=real and default.real,
+        dev_out=dev_out,
     )
     tasks: dict[str, TaskID] = {}
     with Progress(
