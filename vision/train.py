@@ -92,7 +92,8 @@ class Settings:
     # not shipped: fewer spurious reads everywhere and 16 more right on 800 generated tables,
     # but 3 fewer right on the real dev fold; in two full draws with their gates the real
     # training photos read 6 and 7 more spurious reads than the shipped model, mostly jokers
-    # read on badges and card art (models/MODEL_CARD.md, Limits, 2026-12-06 night).
+    # read on badges and card art, as unfaded draws with the added labels do too
+    # (models/MODEL_CARD.md, Limits, 2026-12-06 night).
     faded: float = 0.0
     # Tiles and cards ship as int8 (vision.quantise), calibrated on this many training photos.
     calibration_photos: int = quantise.CALIBRATION_PHOTOS
