@@ -96,3 +96,12 @@ def test_an_unknown_game_is_refused_by_name(capsys: pytest.CaptureFixture[str]) 
     with pytest.raises(SystemExit):
         enrol_misses.main(["poker"])
     assert "invalid choice: 'poker'" in capsys.readouterr().err
+
+
+def test_a_models_folder_without_the_games_model_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        enrol_misses.main(["cards", "--prints", "201", "--models", str(tmp_path)])
+    assert stop.value.code == 2
+    assert f"{tmp_path}/cards.labels.json is missing" in capsys.readouterr().err

@@ -39,7 +39,7 @@ from vision.crops import crops
 from vision.evaluate import Score, score
 from vision.matching import same_object
 from vision.reader import TableReader
-from vision.recognise import MODELS
+from vision.recognise import MODELS, ModelError
 from vision.synth import Scene
 
 BUCKETS = (
@@ -179,15 +179,18 @@ def main(argv: list[str] | None = None) -> None:
     for game in args.games:
         for layout in args.layout:
             for print_seed in prints:
-                out = measure(
-                    game,
-                    layout,
-                    args.scene_seed,
-                    args.scenes,
-                    not args.fixed_margin,
-                    print_seed,
-                    args.models,
-                )
+                try:
+                    out = measure(
+                        game,
+                        layout,
+                        args.scene_seed,
+                        args.scenes,
+                        not args.fixed_margin,
+                        print_seed,
+                        args.models,
+                    )
+                except ModelError as exc:  # a --models folder without the game's model
+                    ap.error(str(exc))
                 print(json.dumps(out), flush=True)
 
 
