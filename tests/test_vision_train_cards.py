@@ -359,3 +359,15 @@ def test_a_development_model_is_trained_with_the_dev_fold_left_out_only_when_ask
         assert code == 0, err
     assert [(s.dev_out, s.seed) for s in asked] == [(True, 2), (False, 2)]
     assert asked[1] == replace(train.SHIPPED["cards"], seed=2)
+
+
+def test_leaving_the_dev_fold_out_of_a_training_without_real_photos_is_refused(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(train, "train", lambda *a: pytest.fail("trained"))
+    for args, why in (
+        (["cards", "--no-real"], "--no-real was given"),
+        (["fourcolor"], "fourcolor learns from none"),
+    ):
+        code, _, err = run(capsys, "train", *args, "--dev-out", "--out", str(tmp_path))
+        assert code == 2 and f"--dev-out leaves real photos out, but {why}" in err

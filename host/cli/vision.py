@@ -214,6 +214,10 @@ def train(
         real=real and default.real,
         dev_out=dev_out,
     )
+    if dev_out and not settings.real:
+        # Otherwise the flag would be dropped without a word and the draw taken for one.
+        why = "--no-real was given" if default.real else f"{kind.value} learns from none"
+        raise InputError(f"--dev-out leaves real photos out, but {why}")
     tasks: dict[str, TaskID] = {}
     with Progress(
         TextColumn("{task.description}"),
