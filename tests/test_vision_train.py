@@ -90,16 +90,18 @@ def test_the_recipes_draw_their_share_of_thinned_digits(
         drawn.append(getattr(face, "keywords", {}).get("thin"))
         return synth.Scene(np.zeros((60, 80, 3), np.uint8), [])
 
-    def cards(rng: np.random.Generator, game: str, face: object = None) -> synth.Scene:
+    def cards(
+        rng: np.random.Generator, game: str, face: object = None, table_print: object = None
+    ) -> synth.Scene:
         drawn.append(getattr(face, "keywords", {}).get("thin"))
         return synth.Scene(np.zeros((60, 80, 3), np.uint8), [])
 
     monkeypatch.setattr(training.synth, "tile_scene", scene)
     monkeypatch.setattr(training.synth, "card_scene", cards)
-    training._scene_job(("tiles", 1, 1, {}, 0.2, 0.0))
-    training._scene_job(("tiles", 2, 1, {}, 0.0, 0.0))
-    training._scene_job(("cards", 3, 1, {}, 0.2, 0.0))
-    training._scene_job(("cards", 4, 1, {}, 0.0, 0.0))
+    training._scene_job(("tiles", 1, 1, {}, 0.2, 0.0, 0.0))
+    training._scene_job(("tiles", 2, 1, {}, 0.0, 0.0, 0.0))
+    training._scene_job(("cards", 3, 1, {}, 0.2, 0.0, 0.0))
+    training._scene_job(("cards", 4, 1, {}, 0.0, 0.0, 0.0))
     assert drawn == [0.2, 0.0, 0.2, None]  # cards without it: render_card as always
     shipped = training.SHIPPED["tiles"]
     assert shipped.thin_digits == 0.2  # the shipped tiles.onnx was trained with them
@@ -115,7 +117,9 @@ def test_card_scenes_turn_grey_at_the_recipes_share(monkeypatch: pytest.MonkeyPa
 
     seen: list[npt.NDArray[np.uint8]] = []
 
-    def cards(rng: np.random.Generator, game: str, face: object = None) -> synth.Scene:
+    def cards(
+        rng: np.random.Generator, game: str, face: object = None, table_print: object = None
+    ) -> synth.Scene:
         image = np.zeros((60, 80, 3), np.uint8)
         image[..., 2] = 200  # a red table: grey only if the job turned it so
         return synth.Scene(image, [])
@@ -128,8 +132,8 @@ def test_card_scenes_turn_grey_at_the_recipes_share(monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(training.synth, "card_scene", cards)
     monkeypatch.setattr(training, "crops_from", crops_from)
-    training._scene_job(("cards", 4, 1, {}, 0.0, 1.0))
-    training._scene_job(("cards", 4, 1, {}, 0.0, 0.0))
+    training._scene_job(("cards", 4, 1, {}, 0.0, 1.0, 0.0))
+    training._scene_job(("cards", 4, 1, {}, 0.0, 0.0, 0.0))
     turned, kept = seen
     assert (turned[..., 0] == turned[..., 2]).all()
     assert np.median(kept[..., 2].astype(int) - kept[..., 0]) == 200

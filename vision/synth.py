@@ -10,6 +10,7 @@ the first edge is the object's top edge however the object is rotated.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -530,13 +531,19 @@ def card_scene(
     angle: float | None = None,
     lighting: str | None = None,
     face: Any = None,
+    table_print: Callable[[Image], None] | None = None,
 ) -> Scene:
     """A table with cards lying apart, overlapping, or fanned so only an index corner shows.
-    ``face``: another card renderer in place of :func:`render_card` (an unseen deck style)."""
+    ``face``: another card renderer in place of :func:`render_card` (an unseen deck style).
+    ``table_print``: draws on the bare table before the cards are laid (printed words for
+    training, :mod:`vision.synth_print`); it draws from its own generator, so the scene is
+    otherwise the one its seed always drew."""
     w, h = size
     layout = layout or str(rng.choice(["apart", "overlap", "fan"]))
     surface = surface or str(rng.choice(SURFACES))
     img = render_surface(surface, w, h, rng)
+    if table_print is not None:
+        table_print(img)
     card_h = rng.uniform(170, 300)
     card_w = card_h * CARD_ASPECT
     labels = card_labels(game)

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision import datasets, detect, glyphs, label_review, quantise, synth
+from vision import datasets, detect, glyphs, label_review, quantise, synth, synth_print
 from vision.card_turns import Turn
 from vision.crops import crop, reframed
 from vision.detect import quad_iou
@@ -95,6 +95,9 @@ class Settings:
     # read on badges and card art, as unfaded draws with the added labels do too
     # (models/MODEL_CARD.md, Limits, 2026-12-06 night).
     faded: float = 0.0
+    # Generated card scenes: the share with printed words on the table under the cards (brand
+    # badges, boxes: vision.synth_print), drawn only when asked.
+    lettering: float = 0.0
     # Tiles and cards ship as int8 (vision.quantise), calibrated on this many training photos.
     calibration_photos: int = quantise.CALIBRATION_PHOTOS
     # The network's channel widths (vision.net.Recogniser): first block, middle, last two.
@@ -365,17 +368,29 @@ def _on_face(q: synth.Quad, face: tuple[npt.NDArray[np.float32], float]) -> bool
     return float(np.linalg.norm(q.mean(0) - centre)) <= radius
 
 
+LETTERING_STREAM = 7  # Settings.lettering's words draw from (scene seed, this)
+
+
 def _scene_job(
-    args: tuple[str, int, int, dict[str, Any], float, float],
+    args: tuple[str, int, int, dict[str, Any], float, float, float],
 ) -> tuple[list[Crops], list[int]]:
-    kind, seed, jitters, extra, thin, grey = args
+    kind, seed, jitters, extra, thin, grey, lettering = args
     rng = np.random.default_rng(seed)
     spec = spec_for(kind)
     if kind == "tiles":
         scene = synth.tile_scene(rng, face=partial(synth.render_tile, thin=thin))
     else:
         face = partial(synth.render_card, thin=thin) if thin else None
-        scene = synth.card_scene(rng, "allin" if seed % 2 else "cards", face=face)
+        # Its own generator, so a scene without words is the one its seed always drew.
+        words = np.random.default_rng((seed, LETTERING_STREAM))
+        table_print = (
+            partial(synth_print.print_words, rng=words)
+            if lettering and words.random() < lettering
+            else None
+        )
+        scene = synth.card_scene(
+            rng, "allin" if seed % 2 else "cards", face=face, table_print=table_print
+        )
         if rng.random() < 0.3:
             scene.image[:] = speckle(scene.image, rng)
         # Drawn only when asked, so a recipe without it renders the crops it always did.
@@ -511,9 +526,17 @@ def build(
 
     with drawing_pool(settings.workers, settings.fonts) as pool:
         thin = settings.thin_digits
-        grey = settings.grey  # _scene_job turns card scenes only
+        grey = settings.grey  # _scene_job turns and letters card scenes only
         scenes = [
-            (kind, settings.seed * 1_000_003 + i, settings.jitters, scene_extra, thin, grey)
+            (
+                kind,
+                settings.seed * 1_000_003 + i,
+                settings.jitters,
+                scene_extra,
+                thin,
+                grey,
+                settings.lettering,
+            )
             for i in range(settings.scenes)
         ]
         run(pool, _scene_job, scenes)
@@ -725,6 +748,7 @@ def cache_key(settings: Settings) -> str:
         + (f"-sface{settings.scene_face_negatives}" if settings.scene_face_negatives else "")
         + (f"-thin{settings.thin_digits:g}" if settings.thin_digits else "")
         + (f"-grey{settings.grey:g}" if settings.grey and settings.kind == "cards" else "")
+        + (f"-words{settings.lettering:g}" if settings.lettering else "")
         + ("-turns" if settings.orient_real and settings.real else "")
         # The real photos' labels as corrected by eye (vision/label_review.json).
         + (f"-l{label_review.training_digest(settings.kind)}" if real_photos else "")
