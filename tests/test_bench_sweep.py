@@ -287,7 +287,7 @@ def test_the_list_is_for_card_games_only(capsys: pytest.CaptureFixture[str]) -> 
 
 def test_float_sweeps_read_the_float_model_files(monkeypatch: pytest.MonkeyPatch) -> None:
     # On a CPU with VNNI the reader takes the int8 files; the scenario tests read the float
-    # ones, and a change can gain on one and lose on the other (MODEL_CARD, 2026-12-06).
+    # ones, and a change can gain on one and lose on the other (models/LIMITS.md, 2026-12-06).
     from vision import recognise
 
     seen: list[str] = []

@@ -126,7 +126,7 @@ def redivided(
 # a pip model trained without the real dev fold) this read 2525 / 23 -> 2531 / 23, 2467 / 19
 # -> 2472 / 19 and 2541 / 16 -> 2543 / 16 (right / spurious) against the votes the card
 # recogniser's reads of the pips cast before, and the real dev fold 404 / 23 either way
-# (models/MODEL_CARD.md, Limits, 2026-12-04 evening).
+# (models/LIMITS.md, 2026-12-04 evening).
 PIP_POSTERIOR = 0.85
 PIP_LEAST = 2
 PIP_INDEX_LEAST = 0.02

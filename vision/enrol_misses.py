@@ -15,7 +15,7 @@ decided in this order:
 
 ``--prints 201 202 ...`` reads one physical deck a seed instead, every copy of a card printed
 alike, as the benchmark's one-print rows do; ``--models DIR`` reads with other models. The
-one-print development figures of ``models/MODEL_CARD.md`` ("one-print decks 201-206, scenes
+one-print development figures of ``models/LIMITS.md`` ("one-print decks 201-206, scenes
 61 000+") are ``python -m vision.enrol_misses cards allin --prints 201 202 203 204 205 206
 --layout 7 --scene-seed 61000 --models DIR``, a line of JSON per print.
 

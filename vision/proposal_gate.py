@@ -8,7 +8,7 @@ in a crop, and only crops scoring at least its threshold are read. A crop it tur
 read as ``none``, looked at in no view. The threshold turns away about 1 in 100 of the crops
 the recogniser finds any object in, nearly all of them objects it names too weakly to keep
 (the reads of development tables and of the training photos were the same with and without
-the gate: models/MODEL_CARD.md).
+the gate: models/LIMITS.md).
 
 The same holds for tiles, with a gate of their own. A gate belongs to the recogniser that
 taught it: ``<models>/<kind>.gate.json`` names the model files (by content) it was taught by,

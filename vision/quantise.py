@@ -4,7 +4,7 @@ onnxruntime's static quantisation (QDQ: int8 weights per output channel, uint8 a
 scaled by the range each tensor reaches on calibration crops). The reader spends over half of
 a card photo's time in the recogniser, and int8 convolutions run faster on the AMD EPYC
 (and on a Pi's NEON cores) than float ones with reads unchanged (measured in
-``models/MODEL_CARD.md``).
+``models/LIMITS.md``).
 
 The calibration crops are the proposals the reader itself makes on real training photos,
 spread evenly over the training split's sorted names (its photo sources differ in light and

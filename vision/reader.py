@@ -214,7 +214,7 @@ WORD_LETTER_RANKS = ("J", "Q", "K")
 # and +4 spurious on 400 standard-deck development tables (seeds 18 000 000+) and +2
 # spurious on the real dev fold; verified: 2518 / 23 -> 2522 / 23 of 2580 and 404 / 23 the
 # same of 432; All In (seeds 18 000 000+ and 18 100 000+) 2573 / 13 the same and 2481 / 12 ->
-# 2483 / 12. Tried twice before without verifying (MODEL_CARD, Limits, 2026-11-28): a court
+# 2483 / 12. Tried twice before without verifying (models/LIMITS.md, 2026-11-28): a court
 # card's artwork is printed twice, half-turned, so a false index in it lies where its mate
 # would.
 PAIRS = True

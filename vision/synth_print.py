@@ -2,7 +2,7 @@
 
 Real card photos hold lettering that is no card's: laptop and console badges, a speaker's box,
 a game's own box. Models trained with joker words at the photos' edges read jokers there
-("Lenovo", "DELL", "Wii", "MARSHALL"; ``models/MODEL_CARD.md``, Limits, 2026-12-07), and the
+("Lenovo", "DELL", "Wii", "MARSHALL"; ``models/LIMITS.md``, 2026-12-07), and the
 generated tables hold no lettering to learn otherwise from. These words go on the bare table
 before any card is laid, so cards may cover them, and the scene's lighting and blur fall on
 them as on the cards.

@@ -67,21 +67,21 @@ class Settings:
     # sample of a scene's negatives holds few pips; All In's bug pips were read as a king of
     # clocks). Tried at 6 on 2026-12-05 and not shipped: over five draws it cut the development
     # tables' spurious reads by about a quarter, but a dev-out draw read the real dev fold no
-    # better (400 / 18 against 402 / 14; models/MODEL_CARD.md).
+    # better (400 / 18 against 402 / 14; models/LIMITS.md).
     scene_face_negatives: int = 0
     # Tiles: the share of generated tiles whose numbers are drawn with thinned strokes (the
     # recipe's fonts are bold, as real tiles print; an unseen deck's thin AR PL UMing numbers
     # read worst after enrolment). Shipped at 0.2 on 2026-12-06: three draws read the
     # one-print development decks 2675 / 6, 2673 / 15 and 2658 / 13 of 2772 against 2660 / 25
     # and 2635 / 25 for plain draws of seeds 1 and 2; 0.4 read 2677 / 114, its extra reads
-    # frames over tiles (models/MODEL_CARD.md, Limits). Cards: the share of generated cards
-    # whose rank is drawn so (not shipped: measured on dev-out draws, Limits, 2026-12-06).
+    # frames over tiles (models/LIMITS.md). Cards: the share of generated cards
+    # whose rank is drawn so (not shipped: measured on dev-out draws, models/LIMITS.md, 2026-12-06).
     thin_digits: float = 0.0
     # Generated card scenes: the share turned to grey, as Roboflow's export turned about a
     # fifth of the shared card photos (their red indices then differ from black ones by
     # shape alone). Measured at 0.2 on 2026-12-06, not shipped: two dev-out draws read the
     # dev fold's grey photos no better, but fewer spurious indices on the unseen one-print
-    # decks (41 against 68) and the dev fold (29 against 37) (models/MODEL_CARD.md, Limits).
+    # decks (41 against 68) and the dev fold (29 against 37) (models/LIMITS.md).
     grey: float = 0.0
     # Real card photos: each index's turn in its box read by a quick model of the generated
     # crops (vision.card_turns), not guessed from the box's shape.
@@ -93,7 +93,7 @@ class Settings:
     # but 3 fewer right on the real dev fold; in two full draws with their gates the real
     # training photos read 6 and 7 more spurious reads than the shipped model, mostly jokers
     # read on badges and card art, as unfaded draws with the added labels do too
-    # (models/MODEL_CARD.md, Limits, 2026-12-06 night).
+    # (models/LIMITS.md, 2026-12-06 night).
     faded: float = 0.0
     # Generated card scenes: the share with printed words on the table under the cards (brand
     # badges, boxes: vision.synth_print), drawn only when asked.
@@ -101,7 +101,7 @@ class Settings:
     # Tiles and cards ship as int8 (vision.quantise), calibrated on this many training photos.
     calibration_photos: int = quantise.CALIBRATION_PHOTOS
     # The network's channel widths (vision.net.Recogniser): first block, middle, last two.
-    # Wider last blocks for cards (16, 32, 96) were tried and not kept (models/MODEL_CARD.md).
+    # Wider last blocks for cards (16, 32, 96) were tried and not kept (models/LIMITS.md).
     widths: tuple[int, int, int] = (16, 32, 64)
     # The TrueType font families the scenes are drawn with (file-name prefixes; every
     # installed font when empty). A seed picks a font by its place among them, so pinning
@@ -120,7 +120,7 @@ def drawing_pool(workers: int, fonts: tuple[str, ...]) -> ProcessPoolExecutor:
 # Drawing the cards with Liberation too, alone and with thinned ranks, was measured on
 # 2026-12-06 and not shipped: both full retrains read more spurious indices on the standard
 # deck's tables and the real training photos than the shipped models, though so does the
-# shipped recipe drawn with another seed (MODEL_CARD.md, Limits).
+# shipped recipe drawn with another seed (models/LIMITS.md).
 DRAWN_WITH_DEJAVU = ("DejaVu",)
 DRAWN_WITH_DEJAVU_LIBERATION = ("DejaVu", "Liberation")
 
