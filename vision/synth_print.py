@@ -18,8 +18,9 @@ import numpy as np
 from vision import synth
 from vision.glyphs import font_count, text_mask
 
-# No letter a rank or the rune is printed as, so no word spells a joker's either: with them,
-# a first draw (2026-12-07) read 16 fewer real indices right, more court cards under the floor.
+# No letter a rank or the rune is printed as, so no word spells a joker's either. With them, a
+# full draw read the real training photos 1541 right against 1549 without them and 1557 with
+# no words at all, more court cards under the floor (models/LIMITS.md, 2026-12-07).
 _LETTERS = [c for c in string.ascii_uppercase if c not in "AJKQR"]
 
 
