@@ -192,7 +192,9 @@ def test_generated_scenes_keep_their_own_count_of_card_face_proposals_as_none(
     table = [rect_quad(np.float32([560, 40 * k + 40]), 30, 50, 90.0) for k in range(10)]
     monkeypatch.setattr(train, "_candidates", lambda kind, image: art + table)
     monkeypatch.setattr(
-        train.synth, "card_scene", lambda rng, deck, face=None: Scene(image.copy(), twice)
+        train.synth,
+        "card_scene",
+        lambda rng, deck, face=None, table_print=None: Scene(image.copy(), twice),
     )
     none = cards_spec().index(NONE)
 
