@@ -58,12 +58,24 @@ def test_the_training_scenes_get_words_at_the_recipes_share(
 
     monkeypatch.setattr(synth, "card_scene", cards)
     for seed in range(200):
-        training._scene_job(("cards", seed, 1, {}, 0.0, 0.0, 0.5))
+        training._scene_job(training.SceneJob("cards", seed, 1, {}, lettering=0.5))
     assert 70 < sum(printed) < 130
     printed.clear()
     for seed in range(50):
-        training._scene_job(("cards", seed, 1, {}, 0.0, 0.0, 0.0))
+        training._scene_job(training.SceneJob("cards", seed, 1, {}))
     assert not any(printed)  # the shipped recipe's scenes, as always
     shipped = training.SHIPPED["cards"]
     assert shipped.lettering == 0.0
     assert training.cache_key(replace(shipped, lettering=0.5)) != training.cache_key(shipped)
+
+
+def test_every_training_scene_carries_the_recipes_drawing_shares() -> None:
+    from vision import train as training
+
+    settings = training.Settings(
+        "cards", seed=2, scenes=3, thin_digits=0.2, grey=0.1, lettering=0.5
+    )
+    jobs = training.scene_jobs(settings, {"face_negatives": 0})
+    assert [j.seed for j in jobs] == [2_000_006, 2_000_007, 2_000_008]
+    assert {(j.thin, j.grey, j.lettering) for j in jobs} == {(0.2, 0.1, 0.5)}
+    assert all(j.kind == "cards" and j.extra == {"face_negatives": 0} for j in jobs)

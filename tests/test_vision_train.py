@@ -98,10 +98,10 @@ def test_the_recipes_draw_their_share_of_thinned_digits(
 
     monkeypatch.setattr(training.synth, "tile_scene", scene)
     monkeypatch.setattr(training.synth, "card_scene", cards)
-    training._scene_job(("tiles", 1, 1, {}, 0.2, 0.0, 0.0))
-    training._scene_job(("tiles", 2, 1, {}, 0.0, 0.0, 0.0))
-    training._scene_job(("cards", 3, 1, {}, 0.2, 0.0, 0.0))
-    training._scene_job(("cards", 4, 1, {}, 0.0, 0.0, 0.0))
+    training._scene_job(training.SceneJob("tiles", 1, 1, {}, thin=0.2))
+    training._scene_job(training.SceneJob("tiles", 2, 1, {}))
+    training._scene_job(training.SceneJob("cards", 3, 1, {}, thin=0.2))
+    training._scene_job(training.SceneJob("cards", 4, 1, {}))
     assert drawn == [0.2, 0.0, 0.2, None]  # cards without it: render_card as always
     shipped = training.SHIPPED["tiles"]
     assert shipped.thin_digits == 0.2  # the shipped tiles.onnx was trained with them
@@ -132,8 +132,8 @@ def test_card_scenes_turn_grey_at_the_recipes_share(monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(training.synth, "card_scene", cards)
     monkeypatch.setattr(training, "crops_from", crops_from)
-    training._scene_job(("cards", 4, 1, {}, 0.0, 1.0, 0.0))
-    training._scene_job(("cards", 4, 1, {}, 0.0, 0.0, 0.0))
+    training._scene_job(training.SceneJob("cards", 4, 1, {}, grey=1.0))
+    training._scene_job(training.SceneJob("cards", 4, 1, {}))
     turned, kept = seen
     assert (turned[..., 0] == turned[..., 2]).all()
     assert np.median(kept[..., 2].astype(int) - kept[..., 0]) == 200

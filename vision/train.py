@@ -17,7 +17,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -375,10 +375,37 @@ def _on_face(q: synth.Quad, face: tuple[npt.NDArray[np.float32], float]) -> bool
 LETTERING_STREAM = 7  # Settings.lettering's words draw from (scene seed, this)
 
 
-def _scene_job(
-    args: tuple[str, int, int, dict[str, Any], float, float, float],
-) -> tuple[list[Crops], list[int]]:
-    kind, seed, jitters, extra, thin, grey, lettering = args
+class SceneJob(NamedTuple):
+    """One generated scene to render and cut into crops, with the recipe's drawing shares
+    (``Settings.thin_digits``, ``grey``, ``lettering``; the last two for card scenes only)."""
+
+    kind: str
+    seed: int
+    jitters: int
+    extra: dict[str, Any]
+    thin: float = 0.0
+    grey: float = 0.0
+    lettering: float = 0.0
+
+
+def scene_jobs(settings: Settings, extra: dict[str, Any]) -> list[SceneJob]:
+    """The recipe's generated scenes, in order."""
+    return [
+        SceneJob(
+            settings.kind,
+            settings.seed * 1_000_003 + i,
+            settings.jitters,
+            extra,
+            thin=settings.thin_digits,
+            grey=settings.grey,
+            lettering=settings.lettering,
+        )
+        for i in range(settings.scenes)
+    ]
+
+
+def _scene_job(job: SceneJob) -> tuple[list[Crops], list[int]]:
+    kind, seed, jitters, extra, thin, grey, lettering = job
     rng = np.random.default_rng(seed)
     spec = spec_for(kind)
     if kind == "tiles":
@@ -529,21 +556,7 @@ def build(
         gathered.take([pool.submit(fn, arg) for arg in args])
 
     with drawing_pool(settings.workers, settings.fonts) as pool:
-        thin = settings.thin_digits
-        grey = settings.grey  # _scene_job turns and letters card scenes only
-        scenes = [
-            (
-                kind,
-                settings.seed * 1_000_003 + i,
-                settings.jitters,
-                scene_extra,
-                thin,
-                grey,
-                settings.lettering,
-            )
-            for i in range(settings.scenes)
-        ]
-        run(pool, _scene_job, scenes)
+        run(pool, _scene_job, scene_jobs(settings, scene_extra))
         first_real = len(ys)
         turns: dict[str, list[Turn | None]] = {}
         if photos and kind == "cards" and settings.orient_real:
