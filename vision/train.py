@@ -100,7 +100,9 @@ class Settings:
     # on 2026-12-07, not shipped: the false jokers on the real photos' badges went, and the
     # draw without the ranks' letters read the one-print decks and the development tables
     # better than the shipped draw, but the real training photos with 7 more spurious reads
-    # where the shipping rule allows 5 (models/LIMITS.md, 2026-12-07).
+    # where the shipping rule allows 5. Alone at 0.5, two full draws read one-print decks
+    # with 11 and 34 spurious reads against the shipped 24, and a dev-out draw the real dev
+    # fold no better than other recipes (models/LIMITS.md, 2026-12-07).
     lettering: float = 0.0
     # Tiles and cards ship as int8 (vision.quantise), calibrated on this many training photos.
     calibration_photos: int = quantise.CALIBRATION_PHOTOS
