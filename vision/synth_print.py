@@ -20,7 +20,8 @@ from vision.glyphs import font_count, text_mask
 
 # No letter a rank or the rune is printed as, so no word spells a joker's either. With them, a
 # full draw read the real training photos 1541 right against 1549 without them and 1557 with
-# no words at all, more court cards under the floor (models/LIMITS.md, 2026-12-07).
+# no words at all (all three with faded crops), more court cards under the floor
+# (models/LIMITS.md, 2026-12-07).
 _LETTERS = [c for c in string.ascii_uppercase if c not in "AJKQR"]
 
 
