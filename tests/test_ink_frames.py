@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from vision import datasets, ink_frames
 from vision.detect import rect_quad
@@ -104,3 +105,25 @@ def test_a_narrow_font_decks_queens_are_read_at_their_labelled_boxes(shared: obj
     assert score(fitted, queens, photo.ignore).right == 4
     loose = TableReader("cards", ink_frames=False).read(image).objects
     assert score(loose, queens, photo.ignore).right == 0
+
+
+@pytest.mark.parametrize(
+    ("name", "label"),
+    # Training photos of the narrow-font deck: each index read right, but its frame was
+    # widened to its neighbours' unfitted 0.62-wide frames (vision/card_size.py) and shifted
+    # over the next card's pip or bare paper, before its ink was looked at.
+    [
+        ("WIN_20240627_11_36_55_Pro_jpg.jpg", "9C"),
+        ("WIN_20240627_12_52_37_Pro_jpg.jpg", "4D"),
+        ("WIN_20240627_12_54_48_Pro_jpg.jpg", "5H"),
+    ],
+)
+def test_a_narrow_fonts_frames_are_fitted_before_their_neighbours_size_is_taken(
+    shared: object, name: str, label: str
+) -> None:
+    photo = next(p for p in datasets.load("cards") if p.path.name == name)
+    image = cv2.imread(str(photo.path))
+    truths = [t for t in photo.truths if t.label == label]
+    assert truths
+    read = TableReader("cards").read(image).objects
+    assert score(read, truths, photo.ignore).right == len(truths)

@@ -11,7 +11,9 @@ printed on cards of the same deck on the same table, show the size it has; a per
 photo's far cards are small, but so are their neighbours. So such a frame is read again at
 the neighbours' median size, placed over the parts of the loose frame the index may fill
 (its centre, its corners and the middles of its sides), and the surest of those that names
-the same card over the floor becomes its frame. The name is never changed here.
+the same card over the floor becomes its frame. The name is never changed here. The reader
+hands it frames already fitted to their ink (:mod:`vision.ink_frames`), so a narrow-font
+deck's indices give their own narrow size, not the proposals' wider shape.
 
 Fresh generated tables, 400 a set, right / spurious before -> after: standard deck 2531 / 23
 -> 2535 / 19 (seeds 18 000 000+), 2472 / 19 -> 2473 / 18 (18 100 000+), 2543 / 16 -> 2545 / 14

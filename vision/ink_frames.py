@@ -9,9 +9,10 @@ benchmark all use the frame: such a frame is over three times the hand-drawn box
 index, or its centre lies beside it (real photos of one narrow-font deck; ``framed_apart``
 and ``lost_to_overlap`` in :mod:`vision.card_misses`).
 
-So, once a table's reads are chosen, each printed index's frame is looked at once more: the
-ink in it (:func:`vision.detect.card_ink_masks`), in parts that reach its middle third across,
-gives the index's extent across. Only where that ink is plainly an index narrower than
+So, once a table's reads are chosen (before :mod:`vision.card_size` takes the indices' size
+from them, and again for a frame it moves), each printed index's frame is looked at once
+more: the ink in it (:func:`vision.detect.card_ink_masks`), in parts that reach its middle
+third across, gives the index's extent across. Only where that ink is plainly an index narrower than
 :data:`INK_SHARE` of the frame is the frame narrowed, to the ink with a margin
 (:data:`MARGIN`) but never under :data:`FLOOR` of its width, and centred on the ink. Its height
 and its turn are kept, and so is the read. Ink that reaches the middle third from the frame's
