@@ -11,7 +11,9 @@ Games: ``rummikub``, ``cards``, ``allin`` (scored as ``bench.vision`` scores its
 scenes), ``fourcolor`` and ``cactus`` (as ``bench.vision_extra`` does; ``--held-out`` draws
 them in the held-out fonts). ``--misses`` adds, for card games, why each index was missed
 (:mod:`vision.card_misses`); ``--list`` lists them, each with its table (seed or photo), label,
-bucket and the kept reads over it, and every spurious read with its table.
+bucket and the kept reads over it, and every spurious read with its table. ``--sheet OUT.png``
+(with ``--list``) also draws each listed place, the table around it enlarged with the labelled
+boxes in green and the kept reads in red: a miss is seldom understood before it is seen.
 ``--float`` reads with the float model files (``<name>.float.onnx``) beside the int8 ones,
 as the tests and CPUs without VNNI do (:func:`vision.recognise.int8_saturates`): on a CPU
 with VNNI the reader takes the int8 files, whose reads differ a little.
@@ -37,7 +39,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from types import ModuleType
@@ -248,6 +250,7 @@ class Result:
     seconds: float
     misses: Counter[str]
     listed: list[str]  # --list: one line a missed index or spurious read
+    spots: list[Any] = field(default_factory=list)  # --sheet: each listed place, drawn
 
     def line(self, label: str) -> str:
         """One line (``label``, the swept constant, left out when empty), then the listed
@@ -269,14 +272,24 @@ def sweep(
     misses: bool = False,
     models: Path = MODELS,
     listing: bool = False,
+    drawing: bool = False,
 ) -> list[Result]:
     """One :class:`Result` per value of ``setting`` (one, every constant as shipped, without
     one), each read by a new reader (with the models in ``models``) over the same ``drawn``
     tables; the constant is put back however the sweep ends. ``listing`` (card games): each
-    missed index and spurious read is listed too, and ``misses`` implied."""
-    if listing:
+    missed index and spurious read is listed too, and ``misses`` implied; ``drawing`` draws
+    each listed place as well (:func:`spot`)."""
+    if listing or drawing:
         check_listing(game)
-    read = partial(_read, game, drawn, misses or listing, models, listing=listing)
+    read = partial(
+        _read,
+        game,
+        drawn,
+        misses or listing or drawing,
+        models,
+        listing=listing or drawing,
+        drawing=drawing,
+    )
     if setting is None:
         return [read(None)]
     original = getattr(setting.module, setting.name)
@@ -297,7 +310,13 @@ def check_listing(game: str) -> None:
 
 
 def _read(
-    game: str, drawn: list[Table], misses: bool, models: Path, value: Any, listing: bool = False
+    game: str,
+    drawn: list[Table],
+    misses: bool,
+    models: Path,
+    value: Any,
+    listing: bool = False,
+    drawing: bool = False,
 ) -> Result:
     """Every table read by a new reader, with the constants as they stand now."""
     from vision import evaluate
@@ -308,6 +327,7 @@ def _read(
     total = evaluate.Score()
     why: Counter[str] = Counter()
     listed: list[str] = []
+    spots: list[Any] = []
     started = time.perf_counter()
     for t in drawn:
         reading = reader.read(t.image)
@@ -321,8 +341,61 @@ def _read(
                 listed += [
                     f"  {t.name}: spurious {_said(r)} at {_at(r.quad)}" for r in scored.strays
                 ]
+            if drawing:
+                spots += [
+                    spot(t, reading.objects, truth.quad, f"{t.name} missed {truth.label} {bucket}")
+                    for truth, bucket in lost
+                ]
+                spots += [
+                    spot(t, reading.objects, r.quad, f"{t.name} spurious {_said(r)}")
+                    for r in scored.strays
+                ]
     seconds = time.perf_counter() - started
-    return Result(value, total.right, total.objects, total.spurious, seconds, why, listed)
+    return Result(value, total.right, total.objects, total.spurious, seconds, why, listed, spots)
+
+
+SPOT_REACH = 60  # px of the table drawn either side of a listed place
+SPOT_ZOOM = 3  # ...enlarged this many times (an index is 20-60 px tall)
+SHEET_COLUMNS = 4
+
+
+def spot(table: Table, reads: list[Any], quad: Any, caption: str) -> Any:
+    """The table around ``quad``'s centre, enlarged: its labelled boxes green, the kept
+    ``reads`` red with their label and confidence, ``caption`` on top. Always the same size
+    (the photo's edge padded black), so that :func:`sheet` can tile them."""
+    import cv2
+
+    r, k = SPOT_REACH, SPOT_ZOOM
+    x, y = (round(float(v)) for v in np.asarray(quad, np.float64).mean(axis=0))
+    # A missed index may lie partly or wholly off the photo: what is off it stays black.
+    x0, y0 = x - r, y - r
+    h, w = table.image.shape[:2]
+    view = np.zeros((2 * r, 2 * r, 3), np.uint8)
+    left, top, right, bottom = max(x0, 0), max(y0, 0), min(x0 + 2 * r, w), min(y0 + 2 * r, h)
+    if right > left and bottom > top:
+        view[top - y0 : bottom - y0, left - x0 : right - x0] = table.image[top:bottom, left:right]
+    out = cv2.resize(view, None, fx=k, fy=k)
+    origin = np.array([x0, y0], np.float64)
+
+    def drawn(q: Any) -> Any:
+        return ((np.asarray(q, np.float64) - origin) * k).round().astype(np.int32)
+
+    for t in table.truths:
+        cv2.polylines(out, [drawn(t.quad)], True, (0, 200, 0), 2)
+    for o in reads:
+        q = drawn(o.quad)
+        cv2.polylines(out, [q], True, (0, 0, 255), 2)
+        cv2.putText(out, _said(o), tuple(int(v) for v in q[2]), 0, 0.5, (0, 0, 255), 1)
+    cv2.putText(out, caption, (4, 16), 0, 0.45, (255, 0, 255), 1)
+    return out
+
+
+def sheet(spots: list[Any]) -> Any:
+    """``spots`` tiled SHEET_COLUMNS a row (the last row filled with black)."""
+    blank = np.zeros_like(spots[0])
+    cells = spots + [blank] * (-len(spots) % SHEET_COLUMNS)
+    rows = [np.hstack(cells[i : i + SHEET_COLUMNS]) for i in range(0, len(cells), SHEET_COLUMNS)]
+    return np.vstack(rows)
 
 
 def _said(read: Any) -> str:
@@ -380,6 +453,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="card games: list each missed index (with why) and spurious read, by table",
     )
+    ap.add_argument(
+        "--sheet",
+        type=Path,
+        help="card games, with --list: draw each listed place into this PNG (one a model "
+        "folder and value: -1, -2, ... before the suffix when there are more)",
+    )
     ap.add_argument("--photos", choices=("train", "dev"), help="real photos, not generated tables")
     ap.add_argument(
         "--float",
@@ -394,6 +473,8 @@ def main(argv: list[str] | None = None) -> int:
         setting = parse_setting(args.setting) if args.setting else None
         if args.listing:
             check_listing(args.game)
+        if args.sheet is not None and not args.listing:
+            raise SweepError("--sheet draws the listed places: give --list too")
         for folder in args.models or []:
             if not any(folder.glob("*.onnx")):
                 raise SweepError(f"--models {folder}: no .onnx models there")
@@ -417,14 +498,37 @@ def main(argv: list[str] | None = None) -> int:
         print(f"tables drawn with {glyphs.font_signature()}", flush=True)
     if args.floats:
         print("read with the float model files", flush=True)
+    drawings = 0
     for folder in args.models or [MODELS]:
         prefix = f"{folder}: " if args.models else ""
         label = setting.label if setting else ""
         with float_files(args.floats):
-            results = sweep(args.game, setting, drawn, args.misses, folder, args.listing)
+            results = sweep(
+                args.game, setting, drawn, args.misses, folder, args.listing, args.sheet is not None
+            )
         for result in results:
             print(prefix + result.line(label), flush=True)
+            if args.sheet is not None:
+                drawings += 1
+                print(_write_sheet(args.sheet, drawings, len(results), args.models, result))
     return 0
+
+
+def _write_sheet(
+    path: Path, number: int, per_folder: int, folders: list[Path] | None, result: Result
+) -> str:
+    """``result``'s drawn places written to ``path`` (numbered when a sweep draws several
+    sheets); what was written, as a line to print."""
+    import cv2
+
+    if per_folder > 1 or len(folders or []) > 1:
+        path = path.with_name(f"{path.stem}-{number}{path.suffix}")
+    if not result.spots:
+        return f"  nothing missed or spurious to draw; {path} not written"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not cv2.imwrite(str(path), sheet(result.spots)):
+        raise SystemExit(f"--sheet: could not write {path}")
+    return f"  {len(result.spots)} places drawn in {path}"
 
 
 if __name__ == "__main__":

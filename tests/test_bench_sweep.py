@@ -313,3 +313,65 @@ def test_float_sweeps_refuse_a_folder_without_float_files(
     with pytest.raises(SystemExit):
         _sweep.main(["cards", "--start", str(FRESH), "--models", str(tmp_path), "--float"])
     assert f"--float: no float model files (*.float.onnx) in {tmp_path}" in capsys.readouterr().err
+
+
+def _moved_table() -> _sweep.Table:
+    """A fresh table labelled far off its edge: every index missed, every right read spurious."""
+    from dataclasses import replace
+    from functools import partial
+
+    from vision.evaluate import score
+    from vision.synth import Truth
+
+    table = next(tables("cards", FRESH, 1))
+    moved = [Truth(t.label, t.quad + 5000) for t in table.truths]
+    return replace(table, truths=moved, score=partial(score, truths=moved), name="moved")
+
+
+def test_each_listed_place_is_drawn_and_the_places_tiled_into_one_sheet() -> None:
+    (result,) = sweep("cards", None, [_moved_table()], listing=True, drawing=True)
+    listed = [line for line in result.line("").splitlines()[1:]]
+    assert len(result.spots) == len(listed) == 8  # 4 missed, 4 spurious
+    side = 2 * _sweep.SPOT_REACH * _sweep.SPOT_ZOOM
+    # A missed index far off the photo is drawn too: black, the same size as any other.
+    assert all(s.shape == (side, side, 3) for s in result.spots)
+    assert _sweep.sheet(result.spots).shape == (2 * side, 4 * side, 3)
+    assert _sweep.sheet(result.spots[:5]).shape == (2 * side, 4 * side, 3)
+
+
+def test_a_place_shows_its_labelled_box_green_and_the_read_red() -> None:
+    from vision.reader import Found
+
+    table = next(tables("cards", FRESH, 1))
+    truth = table.truths[0]
+    beside = truth.quad + np.array([25.0, 0.0], np.float32)
+    drawn = _sweep.spot(table, [Found("7H", 0.5, beside, [])], truth.quad, "")
+    b, g, r = (drawn[..., i].astype(int) for i in range(3))
+    green = (g > 150) & (r < 60) & (b < 60)
+    red = (r > 200) & (g < 60) & (b < 60)
+    centre = 2 * _sweep.SPOT_REACH * _sweep.SPOT_ZOOM // 2
+    assert green.sum() > 100 and red.sum() > 100
+    # The read lies 25 px right of the box: its red outline lies that far right of the green.
+    assert np.nonzero(red)[1].mean() - np.nonzero(green)[1].mean() == pytest.approx(
+        25 * _sweep.SPOT_ZOOM, abs=15
+    )
+    assert abs(np.nonzero(green)[1].mean() - centre) < 15
+
+
+def test_a_sheet_is_written_numbered_when_there_are_several(tmp_path: Path) -> None:
+    from collections import Counter
+
+    spot = np.zeros((6, 6, 3), np.uint8)
+    result = _sweep.Result(0.5, 1, 2, 1, 0.1, Counter(), ["  a line"], [spot, spot])
+    line = _sweep._write_sheet(tmp_path / "out.png", 2, 3, None, result)
+    assert (tmp_path / "out-2.png").exists() and not (tmp_path / "out.png").exists()
+    assert line == f"  2 places drawn in {tmp_path / 'out-2.png'}"
+    empty = _sweep.Result(0.5, 2, 2, 0, 0.1, Counter(), [])
+    line = _sweep._write_sheet(tmp_path / "none.png", 1, 1, None, empty)
+    assert "nothing missed or spurious to draw" in line and not (tmp_path / "none.png").exists()
+
+
+def test_a_sheet_needs_the_list(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    with pytest.raises(SystemExit):
+        _sweep.main(["cards", "--photos", "dev", "--models", "models", "--sheet", str(tmp_path)])
+    assert "--sheet draws the listed places: give --list too" in capsys.readouterr().err
