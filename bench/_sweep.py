@@ -279,17 +279,10 @@ def sweep(
     tables; the constant is put back however the sweep ends. ``listing`` (card games): each
     missed index and spurious read is listed too, and ``misses`` implied; ``drawing`` draws
     each listed place as well (:func:`spot`)."""
-    if listing or drawing:
+    listing = listing or drawing  # a place is drawn as it is listed
+    if listing:
         check_listing(game)
-    read = partial(
-        _read,
-        game,
-        drawn,
-        misses or listing or drawing,
-        models,
-        listing=listing or drawing,
-        drawing=drawing,
-    )
+    read = partial(_read, game, drawn, misses or listing, models, listing=listing, drawing=drawing)
     if setting is None:
         return [read(None)]
     original = getattr(setting.module, setting.name)

@@ -234,18 +234,23 @@ def _blind_model(path: Path) -> None:
     onnx.save(m, str(path))
 
 
-def test_the_list_names_each_missed_index_and_each_spurious_read() -> None:
+def _moved(table: _sweep.Table) -> _sweep.Table:
+    """``table`` labelled far off its edge: each index is missed with nothing proposed over
+    its label, and each right read of it is spurious."""
     from dataclasses import replace
     from functools import partial
 
     from vision.evaluate import score
     from vision.synth import Truth
 
-    table = next(tables("cards", FRESH, 1))
-    # The same table labelled far off its edge: each index is missed with nothing proposed
-    # over its label, and each right read of it is spurious.
     moved = [Truth(t.label, t.quad + 5000) for t in table.truths]
-    drawn = [replace(table, truths=moved, score=partial(score, truths=moved), name="moved")]
+    return replace(table, truths=moved, score=partial(score, truths=moved), name="moved")
+
+
+def test_the_list_names_each_missed_index_and_each_spurious_read() -> None:
+    table = next(tables("cards", FRESH, 1))
+    drawn = [_moved(table)]
+    moved = drawn[0].truths
     (result,) = sweep("cards", None, drawn, listing=True)
     assert result.right == 0 and result.spurious == len(moved) == 4
     assert result.misses == {"no_proposal": 4}  # --list implies --misses
@@ -315,21 +320,8 @@ def test_float_sweeps_refuse_a_folder_without_float_files(
     assert f"--float: no float model files (*.float.onnx) in {tmp_path}" in capsys.readouterr().err
 
 
-def _moved_table() -> _sweep.Table:
-    """A fresh table labelled far off its edge: every index missed, every right read spurious."""
-    from dataclasses import replace
-    from functools import partial
-
-    from vision.evaluate import score
-    from vision.synth import Truth
-
-    table = next(tables("cards", FRESH, 1))
-    moved = [Truth(t.label, t.quad + 5000) for t in table.truths]
-    return replace(table, truths=moved, score=partial(score, truths=moved), name="moved")
-
-
 def test_each_listed_place_is_drawn_and_the_places_tiled_into_one_sheet() -> None:
-    (result,) = sweep("cards", None, [_moved_table()], listing=True, drawing=True)
+    (result,) = sweep("cards", None, [_moved(next(tables("cards", FRESH, 1)))], drawing=True)
     listed = [line for line in result.line("").splitlines()[1:]]
     assert len(result.spots) == len(listed) == 8  # 4 missed, 4 spurious
     side = 2 * _sweep.SPOT_REACH * _sweep.SPOT_ZOOM
