@@ -75,7 +75,8 @@ class Settings:
     # one-print development decks 2675 / 6, 2673 / 15 and 2658 / 13 of 2772 against 2660 / 25
     # and 2635 / 25 for plain draws of seeds 1 and 2; 0.4 read 2677 / 114, its extra reads
     # frames over tiles (models/LIMITS.md). Cards: the share of generated cards whose rank is
-    # drawn so (not shipped: measured on dev-out draws, models/LIMITS.md, 2026-12-06).
+    # drawn so (not shipped: it failed the two-draw rule on the unseen one-print decks'
+    # spurious reads, models/LIMITS.md, 2026-12-07).
     thin_digits: float = 0.0
     # Generated card scenes: the share turned to grey, as Roboflow's export turned about a
     # fifth of the shared card photos (their red indices then differ from black ones by
