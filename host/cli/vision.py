@@ -193,6 +193,16 @@ def train(
             "on it (`python -m bench._sweep --photos dev`).",
         ),
     ] = False,
+    recipe: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--recipe",
+            metavar="NAME=VALUE",
+            help="Change one of the recipe's settings (vision.train.Settings, e.g. "
+            "thin_digits=0.2 or fonts=DejaVu,Liberation); repeat for more. For a recipe "
+            "change measured against the shipped one (models/LIMITS.md).",
+        ),
+    ] = None,
     out: Annotated[Path, typer.Option(help="Folder for the .onnx and label files.")] = Path(
         "models"
     ),
@@ -201,6 +211,7 @@ def train(
     """Train a recogniser on CPU and export it to ONNX (with its label file)."""
     from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
+    from vision import recipe_change
     from vision.quantise import QuantiseError
     from vision.train import SHIPPED
     from vision.train import train as run_training
@@ -214,6 +225,10 @@ def train(
         real=real and default.real,
         dev_out=dev_out,
     )
+    try:
+        settings = recipe_change.changed(settings, recipe or [])
+    except recipe_change.RecipeError as exc:
+        raise InputError(str(exc)) from exc
     if dev_out and not settings.real:
         # Otherwise the flag would be dropped without a word and the draw taken for one.
         why = "--no-real was given" if default.real else f"{kind.value} learns from none"
