@@ -6,7 +6,9 @@ Each value is set on the module (``vision.reader.REFRAME_NONE_BELOW``, a short n
 ``reader.REFRAME_NONE_BELOW`` means the same), a new reader reads the tables, and one line a
 value says right / objects, spurious reads and seconds; the constant is put back afterwards.
 ``--models DIR`` (given more than once to compare them) reads with the models in DIR instead
-of the shipped ones, each with every value; ``--set`` may then be left out.
+of the shipped ones, each with every value; ``--set`` may then be left out. ``--gate-from
+DIR`` reads them with the proposals' gate in DIR (``models`` for the shipped one) whatever
+recogniser taught it: a trial draw has none of its own until one is trained for it.
 Games: ``rummikub``, ``cards``, ``allin`` (scored as ``bench.vision`` scores its generated
 scenes), ``fourcolor`` and ``cactus`` (as ``bench.vision_extra`` does; ``--held-out`` draws
 them in the held-out fonts). ``--misses`` adds, for card games, why each index was missed
@@ -273,16 +275,28 @@ def sweep(
     models: Path = MODELS,
     listing: bool = False,
     drawing: bool = False,
+    gate_from: Path | None = None,
 ) -> list[Result]:
     """One :class:`Result` per value of ``setting`` (one, every constant as shipped, without
     one), each read by a new reader (with the models in ``models``) over the same ``drawn``
     tables; the constant is put back however the sweep ends. ``listing`` (card games): each
     missed index and spurious read is listed too, and ``misses`` implied; ``drawing`` draws
-    each listed place as well (:func:`spot`)."""
+    each listed place as well (:func:`spot`). ``gate_from``: a folder whose proposals' gate
+    every model folder is read with, whatever taught it (a trial draw without a gate of its
+    own, read with the shipped one)."""
     listing = listing or drawing  # a place is drawn as it is listed
     if listing:
         check_listing(game)
-    read = partial(_read, game, drawn, misses or listing, models, listing=listing, drawing=drawing)
+    read = partial(
+        _read,
+        game,
+        drawn,
+        misses or listing,
+        models,
+        listing=listing,
+        drawing=drawing,
+        gate_from=gate_from,
+    )
     if setting is None:
         return [read(None)]
     original = getattr(setting.module, setting.name)
@@ -310,13 +324,14 @@ def _read(
     value: Any,
     listing: bool = False,
     drawing: bool = False,
+    gate_from: Path | None = None,
 ) -> Result:
     """Every table read by a new reader, with the constants as they stand now."""
     from vision import evaluate
     from vision.card_misses import missed
     from vision.reader import TableReader
 
-    reader = TableReader(game, models=models)  # type: ignore[arg-type]
+    reader = TableReader(game, models=models, gate_from=gate_from)  # type: ignore[arg-type]
     total = evaluate.Score()
     why: Counter[str] = Counter()
     listed: list[str] = []
@@ -438,6 +453,12 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         help="read with the models in this folder (repeat to compare; default models/)",
     )
+    ap.add_argument(
+        "--gate-from",
+        type=Path,
+        help="read every --models folder with the proposals' gate in this folder (models/ "
+        "for the shipped one), whatever recogniser taught it",
+    )
     ap.add_argument("--held-out", action="store_true", help="Four Color / Cactus: held-out fonts")
     ap.add_argument("--misses", action="store_true", help="card games: why indices were missed")
     ap.add_argument(
@@ -471,6 +492,8 @@ def main(argv: list[str] | None = None) -> int:
         for folder in args.models or []:
             if not any(folder.glob("*.onnx")):
                 raise SweepError(f"--models {folder}: no .onnx models there")
+        if args.gate_from is not None and not any(args.gate_from.glob("*.gate.json")):
+            raise SweepError(f"--gate-from {args.gate_from}: no proposals' gate there")
         for folder in args.models or [MODELS]:
             # Without them the readers would take the int8 files, under a float heading.
             if args.floats and not any(folder.glob("*.float.onnx")):
@@ -497,7 +520,14 @@ def main(argv: list[str] | None = None) -> int:
         label = setting.label if setting else ""
         with float_files(args.floats):
             results = sweep(
-                args.game, setting, drawn, args.misses, folder, args.listing, args.sheet is not None
+                args.game,
+                setting,
+                drawn,
+                args.misses,
+                folder,
+                args.listing,
+                args.sheet is not None,
+                args.gate_from,
             )
         for result in results:
             print(prefix + result.line(label), flush=True)

@@ -213,6 +213,34 @@ def test_a_models_folder_without_models_is_refused(
     assert "--set MODULE.NAME=V1,V2,... is needed unless --models" in capsys.readouterr().err
 
 
+def test_a_trial_draw_is_read_with_the_gate_it_is_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    from vision.reader import TableReader
+    from vision.recognise import MODELS
+
+    for f in MODELS.glob("cards.*"):
+        if ".gate." not in f.name:
+            shutil.copy(f, tmp_path)
+    gates: list[object] = []
+    made = TableReader.__init__
+
+    def noted(self: TableReader, *args: object, **kwargs: object) -> None:
+        made(self, *args, **kwargs)  # type: ignore[arg-type]
+        gates.append(self.gate)
+
+    monkeypatch.setattr(TableReader, "__init__", noted)
+    argv = ["cards", "--start", str(FRESH), "--scenes", "1", "--models", str(tmp_path)]
+    assert _sweep.main(argv) == 0
+    assert _sweep.main([*argv, "--gate-from", str(MODELS)]) == 0
+    assert gates[0] is None and gates[1] is not None
+    with pytest.raises(SystemExit):
+        _sweep.main([*argv, "--gate-from", str(tmp_path)])
+    assert f"--gate-from {tmp_path}: no proposals' gate there" in capsys.readouterr().err
+
+
 def _blind_model(path: Path) -> None:
     """Rewrite ``path`` so its logits say ``none`` for every crop: a model that reads nothing."""
     import json

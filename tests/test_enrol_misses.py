@@ -88,8 +88,11 @@ def test_the_command_reads_with_the_models_it_is_given(
     )
     assert [a[5] for a in seen] == [201, 202]
     assert all(a[1:4] == (7, 60_000, 3) and a[6] == Path("m") for a in seen)
+    assert all(a[7] is None for a in seen)  # the folder's own gate, where it has one
     lines = capsys.readouterr().out.splitlines()
     assert [json.loads(line)["print_seed"] for line in lines] == [201, 202]
+    enrol_misses.main(["allin", "--prints", "201", "--models", "m", "--gate-from", "g"])
+    assert seen[-1][6:] == (Path("m"), Path("g"))
 
 
 def test_an_unknown_game_is_refused_by_name(capsys: pytest.CaptureFixture[str]) -> None:

@@ -121,6 +121,25 @@ def test_a_gate_taught_by_another_recogniser_is_left_out(tmp_path: Path) -> None
     assert TableReader("cards", models).gate is None
 
 
+def test_a_trial_draw_is_read_with_a_gate_from_elsewhere_whatever_taught_it(
+    tmp_path: Path,
+) -> None:
+    # A development draw has no gate of its own; it is measured with the shipped one.
+    (draw := tmp_path / "draw").mkdir()
+    (shipped := tmp_path / "shipped").mkdir()
+    _card_models(draw, gate=False)
+    _card_models(shipped)
+    record = json.loads((shipped / f"{NAME}.json").read_text())
+    record["teachers"] = ["cards:0123456789abcdef"]  # taught by another recogniser
+    (shipped / f"{NAME}.json").write_text(json.dumps(record))
+    assert TableReader("cards", draw).gate is None
+    gated = TableReader("cards", draw, gate_from=shipped)
+    assert gated.gate is not None and gated.gate.threshold == record["threshold"]
+    assert TableReader("cards", draw, gate=False, gate_from=shipped).gate is None
+    with pytest.raises(ModelError, match=f"no {NAME} files in {tmp_path / 'empty'} to read"):
+        TableReader("cards", draw, gate_from=tmp_path / "empty")
+
+
 def test_a_folder_without_a_gate_reads_every_proposal(tmp_path: Path) -> None:
     assert TableReader("cards", _card_models(tmp_path, gate=False)).gate is None
 

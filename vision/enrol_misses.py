@@ -14,7 +14,8 @@ decided in this order:
 * ``judged_nothing``: every proposal over it was judged nothing, named wrong too.
 
 ``--prints 201 202 ...`` reads one physical deck a seed instead, every copy of a card printed
-alike, as the benchmark's one-print rows do; ``--models DIR`` reads with other models. The
+alike, as the benchmark's one-print rows do; ``--models DIR`` reads with other models, and
+``--gate-from DIR`` with the proposals' gate in DIR whatever taught it. The
 one-print development figures of ``models/LIMITS.md`` ("one-print decks 201-206, scenes
 61 000+") are ``python -m vision.enrol_misses cards allin --prints 201 202 203 204 205 206
 --layout 7 --scene-seed 61000 --models DIR``, a line of JSON per print.
@@ -108,18 +109,21 @@ def measure(
     calibrate: bool = True,
     print_seed: int | None = None,
     models: Path = MODELS,
+    gate_from: Path | None = None,
 ) -> dict[str, Any]:
     """Enrol the unseen deck from one layout photo, then read ``scenes`` table scenes with
     the profile. Each card is printed its own way, as the benchmark's harder measure draws
     them, unless ``print_seed`` names one physical deck (``synth_unseen.deck_print``) whose
-    every copy of a card is printed alike, as the benchmark's one-print rows read them."""
+    every copy of a card is printed alike, as the benchmark's one-print rows read them.
+    ``gate_from``: the folder whose proposals' gate the reader uses whatever taught it
+    (:class:`TableReader`)."""
     import time
 
     from host.cli.enroll import deck_order, default_grid
     from vision import synth_unseen
     from vision.enrol_session import Enrolment
 
-    reader = TableReader(game, models=models)  # type: ignore[arg-type]
+    reader = TableReader(game, models=models, gate_from=gate_from)  # type: ignore[arg-type]
     order = deck_order(game)
     cols, rows = default_grid(len(order))
     deck = None if print_seed is None else synth_unseen.deck_print(print_seed)
@@ -174,6 +178,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument(
         "--models", type=Path, default=MODELS, help="read with the models in this folder"
     )
+    ap.add_argument(
+        "--gate-from",
+        type=Path,
+        help="read with the proposals' gate in this folder (models/ for the shipped one), "
+        "whatever recogniser taught it",
+    )
     args = ap.parse_args(argv)
     prints: list[int | None] = list(args.prints) if args.prints else [None]
     for game in args.games:
@@ -188,6 +198,7 @@ def main(argv: list[str] | None = None) -> None:
                         not args.fixed_margin,
                         print_seed,
                         args.models,
+                        args.gate_from,
                     )
                 except ModelError as exc:  # a --models folder without the game's model
                     ap.error(str(exc))

@@ -34,7 +34,7 @@ from vision import (
 from vision.crops import crops, reframed, scaled
 from vision.grouping import group_sets
 from vision.labels import NONE
-from vision.recognise import LOW_CONFIDENCE, MODELS, Read, Recogniser, model_id
+from vision.recognise import LOW_CONFIDENCE, MODELS, ModelError, Read, Recogniser, model_id
 
 if TYPE_CHECKING:
     from vision.enroll import DeckProfile
@@ -381,6 +381,7 @@ class TableReader:
         card_sizes: bool | None = None,
         ink_frames: bool | None = None,
         gate: bool | None = None,
+        gate_from: Path | None = None,
     ) -> None:
         if game not in GAMES:
             raise ValueError(f"unknown game {game!r}: expected one of {', '.join(GAMES)}")
@@ -423,11 +424,17 @@ class TableReader:
         self.ink_frames = cards if ink_frames is None else ink_frames
         # proposal_gate: a proposal is read only where the gate taught by this very
         # recogniser expects an object in it (a folder of models under trial may hold none,
-        # or one another recogniser taught: then every proposal is read).
+        # or one another recogniser taught: then every proposal is read). ``gate_from`` names
+        # a folder whose gate stands in front of this recogniser whatever taught it: a draw
+        # under trial is measured with the shipped gate where it has none of its own.
         self.gate: proposal_gate.Gate | None = None
         if self.kind in proposal_gate.KINDS and (gate is None or gate):
-            found = proposal_gate.Gate.named(self.kind, models)
-            if found is not None and found.taught(self.recogniser.path):
+            found = proposal_gate.Gate.named(self.kind, models if gate_from is None else gate_from)
+            if found is None and gate_from is not None:
+                raise ModelError(
+                    f"no {proposal_gate.gate_name(self.kind)} files in {gate_from} to read with"
+                )
+            if found is not None and (gate_from is not None or found.taught(self.recogniser.path)):
                 self.gate = found
         w, h = self.recogniser.spec.crop
         # Warm-up: the first inference and OpenCV's first colour conversions are slow.
