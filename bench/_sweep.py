@@ -51,7 +51,7 @@ import numpy as np
 
 from vision import glyphs
 from vision.evaluate import score
-from vision.recognise import MODELS
+from vision.recognise import MODELS, ModelError
 
 CARD_GAMES = ("cards", "allin")
 GAMES = ("rummikub", *CARD_GAMES, "fourcolor", "cactus")
@@ -519,16 +519,19 @@ def main(argv: list[str] | None = None) -> int:
         prefix = f"{folder}: " if args.models else ""
         label = setting.label if setting else ""
         with float_files(args.floats):
-            results = sweep(
-                args.game,
-                setting,
-                drawn,
-                args.misses,
-                folder,
-                args.listing,
-                args.sheet is not None,
-                args.gate_from,
-            )
+            try:
+                results = sweep(
+                    args.game,
+                    setting,
+                    drawn,
+                    args.misses,
+                    folder,
+                    args.listing,
+                    args.sheet is not None,
+                    args.gate_from,
+                )
+            except ModelError as e:  # a folder without the game's model or gate
+                ap.error(str(e))
         for result in results:
             print(prefix + result.line(label), flush=True)
             if args.sheet is not None:

@@ -239,6 +239,18 @@ def test_a_trial_draw_is_read_with_the_gate_it_is_given(
     with pytest.raises(SystemExit):
         _sweep.main([*argv, "--gate-from", str(tmp_path)])
     assert f"--gate-from {tmp_path}: no proposals' gate there" in capsys.readouterr().err
+    # A gate of another kind only: the tiles' reader finds none of its own there.
+    (cards_only := tmp_path / "cards-only").mkdir()
+    for f in MODELS.glob("cards.gate.*"):
+        shutil.copy(f, cards_only)
+    with pytest.raises(SystemExit):
+        _sweep.main(
+            [
+                *("rummikub", "--start", str(FRESH), "--scenes", "1"),
+                *("--models", str(MODELS), "--gate-from", str(cards_only)),
+            ]
+        )
+    assert f"no tiles.gate files in {cards_only} to read with" in capsys.readouterr().err
 
 
 def _blind_model(path: Path) -> None:
