@@ -34,9 +34,9 @@ from vision.recognise import MODELS
 
 @dataclass(frozen=True)
 class Bound:
-    """A set's baseline (right, spurious summed over two draws) and how far a change may
-    move it: at least ``right`` more right (negative: fewer allowed), at most ``spurious`` more
-    spurious."""
+    """A set's baseline (``right`` and ``spurious``, summed over two draws) and how far a
+    change may move it: at least ``least_right`` more right (negative: that many fewer
+    allowed), at most ``most_spurious`` more spurious."""
 
     right: int
     spurious: int
@@ -44,9 +44,8 @@ class Bound:
     most_spurious: int
 
     def holds(self, right: int, spurious: int) -> bool:
-        return right - self.right >= self.least_right and spurious - self.spurious <= (
-            self.most_spurious
-        )
+        more_right, more_spurious = right - self.right, spurious - self.spurious
+        return more_right >= self.least_right and more_spurious <= self.most_spurious
 
 
 # The current recipe's four draws read with the reader of 2026-12-07 (models/LIMITS.md, "a
