@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision import (
+    art_words,
     card_mates,
     card_pips,
     card_size,
@@ -190,6 +191,14 @@ WORD_PAIR_LEAST: float | None = 0.6
 # standard-deck tables (seeds 22 000 000+) 1795 / 16 -> 1783 / 28 (right / spurious) and the
 # real training photos 1507 / 64 -> 1503 / 68.
 ENROLLED_WORDS = frozenset({"R"})
+# Cards without a profile: a joker's word read in the middle of a card whose two corner
+# indices read surely as one card is dropped as that card's art (vision.art_words). Right /
+# spurious, off -> on (2026-12-07): the real dev fold read by two development draws that never
+# trained on it 413 / 13 -> 413 / 9 and 414 / 12 -> 414 / 9 (each of the 7 dropped a joker read
+# on a king's or queen's robe); the real training photos with the shipped models 1556 / 27
+# either way, with two other full draws 1556 / 32 -> 1556 / 31 and 1559 / 23 either way;
+# 1200 development tables (standard deck 18 000 000+, 18 100 000+, 18 300 000+) the same.
+ART_WORDS = True
 # Cards: a read whose frame is over CARD_OVERSIZE times as wide (its shorter side) as the
 # median of the photo's reads above the floor frames no index, however sure the model is of
 # it: a whole card read as a joker at 0.85 (seed 20 300 002, its frame eight indices wide)
@@ -1165,6 +1174,14 @@ class TableReader:
             objects = [self._fitted_to_ink(image, o) for o in objects]
         if self.kind == "cards" and self.profile is None and self.card_sizes:
             objects = self._to_index_size(image, objects, spent)
+        if self.kind == "cards" and self.profile is None and ART_WORDS:
+            art = art_words.on_art(
+                [o.quad for o in objects],
+                [o.label for o in objects],
+                [o.confidence for o in objects],
+                detect.WORD_LABELS,
+            )
+            objects = [o for o, card in zip(objects, art, strict=True) if card is None]
         if self.kind == "tiles" and self.profile is not None and self.profile.mark is not None:
             objects = self._turned_twins(image, objects, self.profile.mark)
         if self.kind == "tiles" and self.profile is not None and self.profile.faces is not None:
