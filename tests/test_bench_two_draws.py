@@ -121,3 +121,26 @@ def test_a_seed_zero_draw_without_its_own_gate_is_refused_before_any_read(
     (draws["dev2"] / "cards.onnx").unlink()
     with pytest.raises(_two_draws.DrawError, match=f"--dev2 {draws['dev2']}: no cards.onnx"):
         _two_draws.check_draws(draws)
+
+
+def test_sets_are_read_with_the_reader_the_baseline_was_read_with(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The baseline's draws cannot be read again: a reader change since (a joker's word on a
+    # card's art dropped) would count in a change's favour unless turned off while reading.
+    from bench import _sweep
+    from vision import reader
+
+    seen: list[object] = []
+
+    def sweep(*args: object, **kwargs: object) -> list[_sweep.Result]:
+        seen.append(reader.ART_WORDS)
+        raise RuntimeError("read stopped")
+
+    monkeypatch.setattr(_sweep, "sweep", sweep)
+    monkeypatch.setattr(_sweep, "photos", lambda game, which: iter(()))
+    assert reader.ART_WORDS is True
+    with pytest.raises(RuntimeError, match="read stopped"):
+        _two_draws.read_set("dev_fold", MODELS, None)
+    assert seen == [_two_draws.BASELINE_READER["ART_WORDS"]] == [False]
+    assert reader.ART_WORDS is True  # restored, even though the read failed
