@@ -406,19 +406,59 @@ WASHED_INK = 18.0
 CLIPPED_PAPER = 250
 
 
+def uncovered(extra: Sequence[Quad], base: Sequence[Quad]) -> list[Quad]:
+    """The ``extra`` quads no ``base`` quad frames as the same object
+    (:func:`vision.matching.same_object`)."""
+    from vision.matching import reach, same_object
+
+    if not base or not extra:
+        return list(extra)
+    frames = np.asarray(base, np.float32).reshape(-1, 4, 2)
+    centres = frames.mean(axis=1)
+    reaches = reach(frames)
+    # A look with one more mask proposes most of the first look's quads again, bit for bit:
+    # those are the same object without the polygon tests (unless too small to have an area,
+    # which same_object refuses even against itself).
+    seen = {f.tobytes() for f in frames}
+    out = []
+    for q in extra:
+        q32 = np.asarray(q, np.float32)
+        if q32.tobytes() in seen and cv2.contourArea(q32) >= 1.0:
+            continue
+        limit = np.minimum(reaches, reach(q32[None])[0])
+        near = np.nonzero(np.linalg.norm(centres - q32.mean(axis=0), axis=1) <= limit)[0]
+        if not any(same_object(q32, frames[k]) for k in near.tolist()):
+            out.append(q)
+    return out
+
+
+# Cards read with a deck profile (and the deck's enrolment): the finest strokes also at this
+# ink score, against the floor of 28, where no other proposal frames the same object. A deck
+# the models never saw may print its indices in thin, pale ink (a pastel AR PL UMing print):
+# unproposed, no profile can name them. One-print development decks, standard and All In
+# (`python -m vision.enrol_misses cards allin --prints ...`; 7633 indices over five sets of
+# six prints), right / spurious: without 7197 / 135, with 7256 / 127; ranked with every other
+# proposal under one cap instead, the first four sets read 4416 / 85 against 4356 / 83, 8
+# more spurious on the fourth alone (models/LIMITS.md, 2026-12-07).
+ENROLLED_INK_FLOOR = 20.0
+
+
 def card_ink_masks(
     image: Image,
     strokes: tuple[int, ...] = (9, 23),
     faint: float = 0.0,
     washed: bool = False,
     clipped: bool = False,
+    ink_floor: float | None = None,
 ) -> list[npt.NDArray[Any]]:
     """:func:`ink_mask` at several stroke sizes, the same masks, with the grey and saturation
     images computed once (OpenCV instead of NumPy reductions over the colour axis: the
     per-pixel max/min of three channels was most of the card detector's time). ``washed``:
     and, if the image is washed out as a whole (:data:`WASHED_GREY`), the finest strokes at
     :data:`WASHED_INK` as well; else ``clipped``: the finest strokes at that level on paper
-    clipped to white (:data:`CLIPPED_PAPER`), with the rest of the finest mask."""
+    clipped to white (:data:`CLIPPED_PAPER`), with the rest of the finest mask.
+    ``ink_floor``: the finest strokes at that ink level as well, wherever they lie (a deck
+    read with its profile, :data:`ENROLLED_INK_FLOOR`)."""
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     washed = washed and float(np.percentile(grey[::4, ::4], 1)) > WASHED_GREY
     b, g, r = cv2.split(image)
@@ -432,6 +472,9 @@ def card_ink_masks(
         level, mask = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
         mask[score < 28] = 0
         masks.append(mask)
+        if ink_floor is not None and stroke == strokes[0]:
+            _, low = cv2.threshold(score, ink_floor, 255, cv2.THRESH_BINARY)
+            masks.append(low)
         if faint and stroke == strokes[0] and level * faint > 28:
             # Print washed out by bright light or glare is fainter than the card's edges and
             # pips, which set Otsu's level: the finest strokes once more at a lower level.
@@ -661,6 +704,7 @@ def card_candidates(
     clipped: bool = True,
     bare: bool = True,
     finest_only: bool = False,
+    ink_floor: float | None = None,
 ) -> list[Quad]:
     """Oriented quads where a corner index (rank over suit) may be, at most
     ``max_candidates`` (None: :data:`CARD_CAP` as it is at the call).
@@ -684,9 +728,49 @@ def card_candidates(
     may look for small indices once more: :func:`fine_card_quads`.)
     ``finest_only``: only the finest stroke's dark and coloured print, as
     :mod:`vision.glare_look` looks at a photo again (the rest was looked at already).
+    ``ink_floor``: faint print at that ink level too (:func:`card_ink_masks`), looked for
+    once more with every mask: its proposals are added after the rest, only where none of
+    theirs frames the same object (:func:`uncovered`), so it adds indices that had no
+    proposal without reframing the ones that had.
     """
     if max_candidates is None:
         max_candidates = CARD_CAP
+    args = (
+        max_candidates,
+        work_side,
+        apart,
+        faint_light,
+        squat_suits,
+        washed,
+        inside,
+        texture,
+        clipped,
+        bare,
+        finest_only,
+    )
+    usual = _card_candidates(image, *args, None)
+    if ink_floor is None:
+        return usual
+    return usual + uncovered(_card_candidates(image, *args, ink_floor), usual)
+
+
+def _card_candidates(
+    image: Image,
+    max_candidates: int,
+    work_side: int | None,
+    apart: bool,
+    faint_light: bool,
+    squat_suits: bool,
+    washed: bool,
+    inside: bool,
+    texture: bool,
+    clipped: bool,
+    bare: bool,
+    finest_only: bool,
+    ink_floor: float | None,
+) -> list[Quad]:
+    """:func:`card_candidates` with every mask, the faint one among them where ``ink_floor``
+    is given, ranked under one cap."""
     side = work_side or CARD_WORK_SIDE
     f = min(1.0, side / max(image.shape[:2]))
     small = image
@@ -706,9 +790,9 @@ def card_candidates(
     # Dark and colourful print at three stroke sizes (a close-up's filled suit is wider than
     # 23 px and left only its outline), light print (dark-faced decks) at two.
     if finest_only:
-        masks = card_ink_masks(small, (odd(9),), FAINT, washed, clipped)
+        masks = card_ink_masks(small, (odd(9),), FAINT, washed, clipped, ink_floor)
     else:
-        masks = card_ink_masks(small, (odd(9), odd(23), odd(45)), FAINT, washed, clipped)
+        masks = card_ink_masks(small, (odd(9), odd(23), odd(45)), FAINT, washed, clipped, ink_floor)
         masks += bright_masks(small, (odd(9), odd(23)), faint_light)
     found = [
         _card_quads(
@@ -751,11 +835,28 @@ FINE_GLYPHS = 600
 
 
 def fine_card_quads(
-    image: Image, faint_light: bool = True, squat_suits: bool = True, clipped: bool = True
+    image: Image,
+    faint_light: bool = True,
+    squat_suits: bool = True,
+    clipped: bool = True,
+    ink_floor: float | None = None,
 ) -> list[Quad]:
     """Corner-index quads of small indices (under :data:`FINE_INDEX`), found on the image at
     :data:`FINE_SCALE` times the working size (left as it is within a tenth of that) with the
     finest stroke of :func:`card_candidates`, likeliest first."""
+    usual = _fine_card_quads(image, faint_light, squat_suits, clipped, None)
+    if ink_floor is None:
+        return usual
+    return usual + uncovered(
+        _fine_card_quads(image, faint_light, squat_suits, clipped, ink_floor), usual
+    )
+
+
+def _fine_card_quads(
+    image: Image, faint_light: bool, squat_suits: bool, clipped: bool, ink_floor: float | None
+) -> list[Quad]:
+    """:func:`fine_card_quads` with every mask, the faint one among them where ``ink_floor``
+    is given."""
     f = FINE_SCALE * min(1.0, CARD_WORK_SIDE / max(image.shape[:2]))
     fine = image
     if abs(f - 1.0) >= 0.1:
@@ -764,7 +865,7 @@ def fine_card_quads(
     else:
         f = 1.0
     fine = cv2.medianBlur(fine, 3)
-    masks = card_ink_masks(fine, (9,), FAINT, clipped=clipped)
+    masks = card_ink_masks(fine, (9,), FAINT, clipped=clipped, ink_floor=ink_floor)
     masks += bright_masks(fine, (9,), faint_light)
     found = [(np.zeros((0, 4, 2), np.float32), np.zeros(0))]
     for mask in masks:

@@ -269,6 +269,12 @@ def sharpness(image: Image, quads: Sequence[Quad], height: int = 200) -> float:
     return float(np.median(values))
 
 
+def _enrolled_deck(patch: Image) -> list[Quad]:
+    """A laid-out card's index proposals, faint print too, as the deck's reads will take them
+    (:data:`vision.detect.ENROLLED_INK_FLOOR`)."""
+    return detect.card_candidates(patch, ink_floor=detect.ENROLLED_INK_FLOOR)
+
+
 def _scored_proposals(
     patch: Image,
     propose: Callable[[Image], list[Quad]],
@@ -307,9 +313,7 @@ def card_index_crops(
         before = (len(out), len(negatives) if negatives is not None else 0)
         patch = upright_patch(image, quad, height)
         ph, pw = patch.shape[:2]
-        proposals, batch, p_none = _scored_proposals(
-            patch, detect.card_candidates, size, none_score
-        )
+        proposals, batch, p_none = _scored_proposals(patch, _enrolled_deck, size, none_score)
         if not proposals:
             continue
         for corner in ((0.0, 0.0), (1.0, 1.0)):  # top-left, and bottom-right (turned)

@@ -57,7 +57,9 @@ def causes(reader: TableReader, scene: Scene) -> tuple[Counter[str], Counter[str
     ``reader`` (and the profile it holds)."""
     image = scene.image
     quads = (
-        detect.tile_candidates(image) if reader.kind == "tiles" else detect.card_candidates(image)
+        detect.tile_candidates(image)
+        if reader.kind == "tiles"
+        else detect.card_candidates(image, ink_floor=reader.ink_floor)
     )
     reads = reader._recognise(crops(image, quads, reader.recogniser.spec.crop))
     objects = reader.read(image).objects

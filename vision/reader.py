@@ -360,13 +360,14 @@ def load_image(path: Path) -> Image:
 
 
 def first_proposals(
-    kind: str, image: Image, bare: bool = True
+    kind: str, image: Image, bare: bool = True, ink_floor: float | None = None
 ) -> tuple[Image, list[npt.NDArray[np.float32]]]:
     """The image as the reader sees it (card photos :func:`exposed`) and the detector's first
-    proposals there, before any later look. ``bare``: see :func:`detect.card_candidates`."""
+    proposals there, before any later look. ``bare``, ``ink_floor``: see
+    :func:`detect.card_candidates`."""
     if kind == "cards":
         image = exposed(image)
-        return image, detect.card_candidates(image, bare=bare)
+        return image, detect.card_candidates(image, bare=bare, ink_floor=ink_floor)
     return image, detect.tile_candidates(image)
 
 
@@ -452,6 +453,14 @@ class TableReader:
         self.profile: DeckProfile | None = None
         if deck is not None:
             self.use_deck(deck, data_dir)
+
+    @property
+    def ink_floor(self) -> float | None:
+        """The ink level card proposals are also looked for at (:func:`detect.card_ink_masks`):
+        :data:`detect.ENROLLED_INK_FLOOR` for a card deck read with its profile, else none."""
+        if self.kind == "cards" and self.profile is not None:
+            return detect.ENROLLED_INK_FLOOR
+        return None
 
     def use_deck(self, deck: DeckProfile | str, data_dir: Path | None = None) -> None:
         """Read with an enrolled deck (a profile, or the name it is stored under): the model
@@ -604,14 +613,14 @@ class TableReader:
             return quads, reads
         if self.fine and self._small_indices(image, quads, reads):
             t0 = time.perf_counter()
-            more = detect.fine_card_quads(image)
+            more = detect.fine_card_quads(image, ink_floor=self.ink_floor)
             quads, reads = self._read_more(image, quads, reads, more, t0, spent, detect.FINE_CAP)
         if self.glare:
             t0 = time.perf_counter()
             widths = [
                 detect.short_side(q) for q, r in zip(quads, reads, strict=True) if r.label != NONE
             ]
-            more = glare_look.proposals(image, widths)
+            more = glare_look.proposals(image, widths, self.ink_floor)
             quads, reads = self._read_more(image, quads, reads, more, t0, spent)
         return quads, reads
 
@@ -1110,7 +1119,7 @@ class TableReader:
             own = read_fcc.read_fourcolor if self.game == "fourcolor" else read_fcc.read_cactus
             return own(image, self.recogniser, self.min_confidence)
         t0 = time.perf_counter()
-        image, quads = first_proposals(self.kind, image)
+        image, quads = first_proposals(self.kind, image, ink_floor=self.ink_floor)
         t1 = time.perf_counter()
         batch = crops(image, quads, self.recogniser.spec.crop)
         t2 = time.perf_counter()
