@@ -14,15 +14,7 @@ WORDS = detect.WORD_LABELS
 
 def frame(cx: float, cy: float, w: float = 20, h: float = 40) -> np.ndarray:
     """An upright index frame (TL TR BR BL) centred at (cx, cy)."""
-    return np.array(
-        [
-            [cx - w / 2, cy - h / 2],
-            [cx + w / 2, cy - h / 2],
-            [cx + w / 2, cy + h / 2],
-            [cx - w / 2, cy + h / 2],
-        ],
-        np.float32,
-    )
+    return detect.rect_quad(np.array([cx, cy], np.float32), w, h, 90.0)
 
 
 # A card's two corner indices: top left and bottom right, 2.5 heights apart each way (as
