@@ -20,8 +20,10 @@ def inject_read(monkeypatch: pytest.MonkeyPatch, quad: np.ndarray, read: Read) -
     recognise = TableReader._recognise
     cropped: list[list[np.ndarray]] = []
 
-    def proposals(kind: str, image: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
-        image, quads = first_proposals(kind, image)
+    def proposals(
+        kind: str, image: np.ndarray, ink_floor: float | None = None
+    ) -> tuple[np.ndarray, list[np.ndarray]]:
+        image, quads = first_proposals(kind, image, ink_floor=ink_floor)
         return image, [*quads, quad]
 
     def crops_seen(image: np.ndarray, quads: list[np.ndarray], size: tuple[int, int]) -> np.ndarray:

@@ -127,13 +127,17 @@ def test_ink_colour_names_the_four_colour_decks_suits() -> None:
 
 
 def test_parts_of_an_index_enrolled_as_nothing_stop_reads_beside_the_index(
-    cards_layout_7: DeckProfile, monkeypatch: pytest.MonkeyPatch
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The unseen deck's rank or suit alone, proposed beside its index, is nearer the enrolled
     index than any pip and was read as a card; enrolled as examples of nothing (the near
     misses in each index corner), it is rejected, and the whole index then wins its place."""
     reader = TableReader("cards")
-    with_parts = cards_layout_7
+    # Without the faint-ink look (detect.ENROLLED_INK_FLOOR, 2026-12-07) on both sides: with
+    # it, these forty scenes read 229 / 34 without the parts and 228 / 34 with, so there the
+    # parts take no spurious read off (models/LIMITS.md, 2026-12-07, the faint-ink entry).
+    monkeypatch.setattr(detect, "ENROLLED_INK_FLOOR", None)
+    with_parts = enrolled(reader)
     monkeypatch.setattr(enrol_layout, "NEAR_MISSES", 0)
     without = enrolled(reader)
     assert len(with_parts.labels) > len(without.labels)

@@ -298,9 +298,9 @@ def test_only_a_table_of_small_indices_or_none_read_is_looked_at_finer(
     looked: list[int] = []
     real = detect.fine_card_quads
 
-    def counted(image: np.ndarray) -> list[np.ndarray]:
+    def counted(image: np.ndarray, **kwargs: Any) -> list[np.ndarray]:
         looked.append(1)
-        return real(image)
+        return real(image, **kwargs)
 
     monkeypatch.setattr(detect, "fine_card_quads", counted)
     reader = TableReader("cards")
