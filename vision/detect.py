@@ -42,6 +42,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.matching import reach, same_object
 from vision.union_find import linked_groups
 
 Image = npt.NDArray[Any]
@@ -409,8 +410,6 @@ CLIPPED_PAPER = 250
 def uncovered(extra: Sequence[Quad], base: Sequence[Quad]) -> list[Quad]:
     """The ``extra`` quads no ``base`` quad frames as the same object
     (:func:`vision.matching.same_object`)."""
-    from vision.matching import reach, same_object
-
     if not base or not extra:
         return list(extra)
     frames = np.asarray(base, np.float32).reshape(-1, 4, 2)
@@ -438,8 +437,8 @@ def uncovered(extra: Sequence[Quad], base: Sequence[Quad]) -> list[Quad]:
 # unproposed, no profile can name them. One-print development decks, standard and All In
 # (`python -m vision.enrol_misses cards allin --prints ...`; 7633 indices over five sets of
 # six prints), right / spurious: without 7197 / 135, with 7256 / 127; ranked with every other
-# proposal under one cap instead, the first four sets read 4416 / 85 against 4356 / 83, 8
-# more spurious on the fourth alone (models/LIMITS.md, 2026-12-07).
+# proposal under one cap instead, the first three sets read 4416 / 85 against 4356 / 83, 8
+# more spurious on the third alone (models/LIMITS.md, 2026-12-07).
 ENROLLED_INK_FLOOR = 20.0
 
 
