@@ -440,6 +440,7 @@ def uncovered(extra: Sequence[Quad], base: Sequence[Quad]) -> list[Quad]:
 # proposal under one cap instead, the first three sets read 4416 / 85 against 4356 / 83, 8
 # more spurious on the third alone (models/LIMITS.md, 2026-12-07).
 ENROLLED_INK_FLOOR = 20.0
+FAINT_AT = 1  # where card_ink_masks puts the ink_floor mask: right after the finest stroke's
 
 
 def card_ink_masks(
@@ -457,7 +458,8 @@ def card_ink_masks(
     :data:`WASHED_INK` as well; else ``clipped``: the finest strokes at that level on paper
     clipped to white (:data:`CLIPPED_PAPER`), with the rest of the finest mask.
     ``ink_floor``: the finest strokes at that ink level as well, wherever they lie (a deck
-    read with its profile, :data:`ENROLLED_INK_FLOOR`)."""
+    read with its profile, :data:`ENROLLED_INK_FLOOR`), as the second mask (:data:`FAINT_AT`),
+    the others as they are without it."""
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     washed = washed and float(np.percentile(grey[::4, ::4], 1)) > WASHED_GREY
     b, g, r = cv2.split(image)
@@ -747,10 +749,8 @@ def card_candidates(
         bare,
         finest_only,
     )
-    usual = _card_candidates(image, *args, None)
-    if ink_floor is None:
-        return usual
-    return usual + uncovered(_card_candidates(image, *args, ink_floor), usual)
+    usual, faint = _card_candidates(image, *args, ink_floor)
+    return usual if faint is None else usual + uncovered(faint, usual)
 
 
 def _card_candidates(
@@ -767,9 +767,10 @@ def _card_candidates(
     bare: bool,
     finest_only: bool,
     ink_floor: float | None,
-) -> list[Quad]:
-    """:func:`card_candidates` with every mask, the faint one among them where ``ink_floor``
-    is given, ranked under one cap."""
+) -> tuple[list[Quad], list[Quad] | None]:
+    """:func:`card_candidates`' proposals without the faint mask, and (where ``ink_floor`` is
+    given, else None) with it, each ranked under one cap: the masks and their glyphs are
+    found once for both."""
     side = work_side or CARD_WORK_SIDE
     f = min(1.0, side / max(image.shape[:2]))
     small = image
@@ -800,20 +801,31 @@ def _card_candidates(
         )
         for mask in masks
     ]
-    quads = np.concatenate([q for q, _ in found]) * np.float32(back)
-    score = np.concatenate([s for _, s in found])
-    # A busy texture (knitting, carpet) can give thousands: keep the likeliest, and among
-    # repeats the likeliest one.
-    order = np.argsort(-np.round(score, 1), kind="stable")
-    if bare and len(order) > max_candidates:
-        on_bare = np.concatenate(
-            [s * bare_sides(m, q) for m, (q, s) in zip(masks, found, strict=True)]
-        )
-        both = np.stack([order, np.argsort(-np.round(on_bare, 1), kind="stable")], 1).ravel()
-        _, first = np.unique(both, return_index=True)
-        order = both[np.sort(first)]
-    order = order[: max_candidates * 2]
-    return distinct([quads[i] for i in order])[:max_candidates]
+    bares: dict[int, npt.NDArray[Any]] = {}  # each mask's bare-ground scores, when the cap binds
+
+    def on_bare(k: int) -> npt.NDArray[Any]:
+        if k not in bares:
+            bares[k] = found[k][1] * bare_sides(masks[k], found[k][0])
+        return bares[k]
+
+    def ranked(keep: list[int]) -> list[Quad]:
+        quads = np.concatenate([found[k][0] for k in keep]) * np.float32(back)
+        score = np.concatenate([found[k][1] for k in keep])
+        # A busy texture (knitting, carpet) can give thousands: keep the likeliest, and among
+        # repeats the likeliest one.
+        order = np.argsort(-np.round(score, 1), kind="stable")
+        if bare and len(order) > max_candidates:
+            ground = np.concatenate([on_bare(k) for k in keep])
+            both = np.stack([order, np.argsort(-np.round(ground, 1), kind="stable")], 1).ravel()
+            _, first = np.unique(both, return_index=True)
+            order = both[np.sort(first)]
+        order = order[: max_candidates * 2]
+        return distinct([quads[i] for i in order])[:max_candidates]
+
+    every = list(range(len(masks)))
+    if ink_floor is None:
+        return ranked(every), None
+    return ranked([k for k in every if k != FAINT_AT]), ranked(every)
 
 
 # Cards: small indices once more at a finer scale. At the 640-pixel working size an index
@@ -843,19 +855,6 @@ def fine_card_quads(
     """Corner-index quads of small indices (under :data:`FINE_INDEX`), found on the image at
     :data:`FINE_SCALE` times the working size (left as it is within a tenth of that) with the
     finest stroke of :func:`card_candidates`, likeliest first."""
-    usual = _fine_card_quads(image, faint_light, squat_suits, clipped, None)
-    if ink_floor is None:
-        return usual
-    return usual + uncovered(
-        _fine_card_quads(image, faint_light, squat_suits, clipped, ink_floor), usual
-    )
-
-
-def _fine_card_quads(
-    image: Image, faint_light: bool, squat_suits: bool, clipped: bool, ink_floor: float | None
-) -> list[Quad]:
-    """:func:`fine_card_quads` with every mask, the faint one among them where ``ink_floor``
-    is given."""
     f = FINE_SCALE * min(1.0, CARD_WORK_SIDE / max(image.shape[:2]))
     fine = image
     if abs(f - 1.0) >= 0.1:
@@ -866,17 +865,29 @@ def _fine_card_quads(
     fine = cv2.medianBlur(fine, 3)
     masks = card_ink_masks(fine, (9,), FAINT, clipped=clipped, ink_floor=ink_floor)
     masks += bright_masks(fine, (9,), faint_light)
-    found = [(np.zeros((0, 4, 2), np.float32), np.zeros(0))]
+    none = (np.zeros((0, 4, 2), np.float32), np.zeros(0))
+    found = []
     for mask in masks:
         units = glyphs(mask, 4, 110, limit=FINE_GLYPHS + 1)
-        if len(units) <= FINE_GLYPHS:
-            found.append(_card_quads(_card_units(units), squat_suits))
-    quads = np.concatenate([q for q, _ in found])
-    score = np.concatenate([s for _, s in found])
-    small = np.linalg.norm(quads[:, 3] - quads[:, 0], axis=1) < FINE_INDEX * FINE_SCALE
-    quads, score = quads[small] / np.float32(f), score[small]
-    order = np.argsort(-np.round(score, 1), kind="stable")[: FINE_CAP * 2]
-    return [quads[i] for i in order]
+        found.append(
+            _card_quads(_card_units(units), squat_suits) if len(units) <= FINE_GLYPHS else none
+        )
+
+    def ranked(keep: list[int]) -> list[Quad]:
+        quads = np.concatenate([none[0], *(found[k][0] for k in keep)])
+        score = np.concatenate([none[1], *(found[k][1] for k in keep)])
+        small = np.linalg.norm(quads[:, 3] - quads[:, 0], axis=1) < FINE_INDEX * FINE_SCALE
+        quads, score = quads[small] / np.float32(f), score[small]
+        order = np.argsort(-np.round(score, 1), kind="stable")[: FINE_CAP * 2]
+        return [quads[i] for i in order]
+
+    # With ``ink_floor``, the masks and their glyphs are found once for both rankings, as in
+    # card_candidates.
+    every = list(range(len(masks)))
+    if ink_floor is None:
+        return ranked(every)
+    usual = ranked([k for k in every if k != FAINT_AT])
+    return usual + uncovered(ranked(every), usual)
 
 
 # -- tiles --------------------------------------------------------------------------------
