@@ -9,6 +9,8 @@ decided in this order:
 * ``wrong_label``: a kept read covers it but names another card;
 * ``lost_to_overlap``: a proposal over it was judged an object and named right, but overlap
   resolution kept another read instead;
+* ``turned_away``: the proposals' gate (:mod:`vision.proposal_gate`, card decks) turned
+  away a proposal over it that the profile, asked, names right;
 * ``judged_nothing_named_right``: every proposal over it was judged nothing, and the
   profile's nearest card for one of them is right (the object-or-nothing gate's miss);
 * ``judged_nothing``: every proposal over it was judged nothing, named wrong too.
@@ -47,6 +49,7 @@ BUCKETS = (
     "not_proposed",
     "wrong_label",
     "lost_to_overlap",
+    "turned_away",
     "judged_nothing_named_right",
     "judged_nothing",
 )
@@ -77,6 +80,8 @@ def causes(reader: TableReader, scene: Scene) -> tuple[Counter[str], Counter[str
             miss["lost_to_overlap" if named else "wrong_label"] += 1
         elif any(r.label == t.label for r in over):
             miss["lost_to_overlap"] += 1
+        elif _turned_away(reader, image, quads, reads, t.quad, t.label):
+            miss["turned_away"] += 1
         elif any(r.alternatives and r.alternatives[0][0] == t.label for r in over):
             miss["judged_nothing_named_right"] += 1
         else:
@@ -93,6 +98,25 @@ def causes(reader: TableReader, scene: Scene) -> tuple[Counter[str], Counter[str
         on = any(_near(centre, t.quad) for t in [*scene.truths, *scene.partial])
         spurious["on_object" if on else "clutter"] += 1
     return miss, spurious, s
+
+
+def _turned_away(
+    reader: TableReader,
+    image: np.ndarray,
+    quads: list[np.ndarray],
+    reads: list[Any],
+    quad: np.ndarray,
+    label: str,
+) -> bool:
+    """Whether the proposals' gate turned away a proposal over ``quad`` that the profile,
+    asked, names ``label`` (as an object, or as its nearest card)."""
+    away = [q for q, r in zip(quads, reads, strict=True) if r.looks == 0 and same_object(q, quad)]
+    if not away:
+        return False
+    asked = reader._read_every(crops(image, away, reader.recogniser.spec.crop))
+    return any(
+        r.label == label or (r.alternatives and r.alternatives[0][0] == label) for r in asked
+    )
 
 
 def _near(point: np.ndarray, quad: np.ndarray, grow: float = 1.6) -> bool:

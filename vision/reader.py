@@ -86,6 +86,14 @@ def model_vouches(
 
 # A proposal the gate turned away (proposal_gate): read as nothing, looked at in no view.
 TURNED_AWAY = Read(NONE, 1.0, [], 1.0, looks=0)
+# Kinds whose proposals pass the gate before a deck profile reads them too. The gate was kept
+# off profile reads lest an unseen deck's index look like nothing to it, but it passes them:
+# one-print development card decks (standard and All In; `python -m vision.enrol_misses cards
+# allin --prints ...`, five sets, 7633 indices) read 7256 / 127 right / spurious with and
+# without it, every print's misses alike, with a fifth of the crops read (the recognise stage
+# of an enrolled card photo 157 -> 64 ms). Rummikub prints 21-26 read 2992 / 38 without it
+# and 2980 / 37 with the tiles' gate, so tiles are read whole (models/LIMITS.md, 2026-12-07).
+PROFILE_GATED = ("cards",)
 HALF_TURN_BELOW = 0.7  # cards: crops with a none score below this are also read upside down
 REFRAME_NONE_BELOW = 0.15  # cards: a doubtful read (under REFRAME_BELOW) with a none score
 # below this is reframed
@@ -483,16 +491,29 @@ class TableReader:
         self.profile = profile
 
     def _recognise(self, batch: Image) -> list[Read]:
+        """Reads of ``batch``: only of the crops the proposals' gate passes, where it stands
+        (:attr:`gated`); the rest :data:`TURNED_AWAY`."""
+        if not self.gated:
+            return self._read_every(batch)
+        assert self.gate is not None
+        reads = [TURNED_AWAY] * len(batch)
+        worth = self.gate.worth_reading(batch)
+        if len(worth):
+            read = self._read_every(np.ascontiguousarray(batch[worth]))
+            for k, r in zip(worth.tolist(), read, strict=True):
+                reads[k] = r
+        return reads
+
+    @property
+    def gated(self) -> bool:
+        """Whether the proposals' gate stands in front of the reads: a reader with a gate of
+        its recogniser's, and no deck profile or one of a kind in :data:`PROFILE_GATED`."""
+        return self.gate is not None and (self.profile is None or self.kind in PROFILE_GATED)
+
+    def _read_every(self, batch: Image) -> list[Read]:
+        """Reads of every crop of ``batch``, by the model alone or with the deck profile."""
         if self.profile is None:
-            if self.gate is None:
-                return self._classify(batch)
-            reads = [TURNED_AWAY] * len(batch)
-            worth = self.gate.worth_reading(batch)
-            if len(worth):
-                read = self._classify(np.ascontiguousarray(batch[worth]))
-                for k, r in zip(worth.tolist(), read, strict=True):
-                    reads[k] = r
-            return reads
+            return self._classify(batch)
         logits, emb, shapes = self.recogniser.describe(batch)
         probs, model_names = self.recogniser.probabilities(logits, self.deck)
         if self.kind == "cards" and len(batch):
