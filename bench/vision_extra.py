@@ -156,12 +156,16 @@ ENROL_PRINT_SCENES = 20  # per print
 ENROL_PRINT_SCENE_SEED = 31_000
 
 
-def _read_scenes(reader: Any, scenes: list[Any]) -> Score:
+def _read_scenes(reader: Any, scenes: list[Any], seconds: list[float] | None = None) -> Score:
     """One Score over ``scenes`` read by ``reader`` (a right read of a partly covered object
-    is not spurious, as in the synthetic bench)."""
+    is not spurious, as in the synthetic bench); ``seconds`` gets each read's time."""
     total = Score()
     for scene in scenes:
-        total.add(score(reader.read(scene.image).objects, scene.truths, partial=scene.partial))
+        started = time.perf_counter()
+        objects = reader.read(scene.image).objects
+        if seconds is not None:
+            seconds.append(time.perf_counter() - started)
+        total.add(score(objects, scene.truths, partial=scene.partial))
     return total
 
 
@@ -297,6 +301,8 @@ def enrolment_one_print() -> list[dict[str, Any]]:
         order = deck_order(game)
         cols, n_rows = default_grid(len(order))
         before, after = Score(), Score()
+        # Each table's read time (rendering excluded), without and with the profile.
+        times: dict[str, list[float]] = {"before": [], "after": []}
         prints = []
         for seed in ENROL_PRINTS:
             deck = synth_unseen.deck_print(seed)
@@ -313,9 +319,9 @@ def enrolment_one_print() -> list[dict[str, Any]]:
                 )
                 for i in range(ENROL_PRINT_SCENES)
             ]
-            b = _read_scenes(reader, scenes)
+            b = _read_scenes(reader, scenes, times["before"])
             reader.use_deck(profile)
-            a = _read_scenes(reader, scenes)
+            a = _read_scenes(reader, scenes, times["after"])
             before.add(b)
             after.add(a)
             prints.append(
@@ -340,6 +346,9 @@ def enrolment_one_print() -> list[dict[str, Any]]:
                 "scenes_per_print": ENROL_PRINT_SCENES,
                 "before": before.to_json(),
                 "after": after.to_json(),
+                "read_median_ms": {
+                    k: round(1000 * float(np.median(v)), 1) for k, v in times.items()
+                },
                 "prints": prints,
             }
         )
