@@ -61,6 +61,24 @@ def test_uncovered_keeps_only_what_no_base_quad_frames() -> None:
     assert [q.tolist() for q in detect.uncovered([apart], [])] == [apart.tolist()]
 
 
+def test_uncovered_asks_in_blocks_what_it_would_ask_quad_by_quad() -> None:
+    # More extra quads than one block of the near test, scattered over and around the base:
+    # the same quads kept as by testing each against every base quad.
+    rng = np.random.default_rng(5)
+
+    def quads(n: int) -> list[Any]:
+        centre = rng.uniform(0, 400, (n, 1, 2))
+        half = rng.uniform(4, 30, (n, 1, 2)) * np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]])
+        return list((centre + half).astype(np.float32))
+
+    base = quads(300)
+    extra = [*quads(2 * detect._NEAR_ROWS + 7), base[3].copy(), base[200] + np.float32(1)]
+    got = detect.uncovered(extra, base)
+    want = [q for q in extra if not any(same_object(q, b) for b in base)]
+    assert 0 < len(want) < len(extra)
+    assert [q.tolist() for q in got] == [q.tolist() for q in want]
+
+
 def test_the_faint_mask_takes_ink_between_the_floors() -> None:
     # White paper with a stroke 24 grey levels darker: under the floor of 28, over 20.
     image = np.full((120, 120, 3), 245, np.uint8)

@@ -419,16 +419,24 @@ def uncovered(extra: Sequence[Quad], base: Sequence[Quad]) -> list[Quad]:
     # those are the same object without the polygon tests (unless too small to have an area,
     # which same_object refuses even against itself).
     seen = {f.tobytes() for f in frames}
+    quads = np.asarray(extra, np.float32).reshape(-1, 4, 2)
+    # Which base frames lie near each extra quad, a block of rows at a time: asked one quad at
+    # a time, this was most of the faint look's cost (an enrolled deck's read, 2026-12-07).
+    near = np.zeros((len(quads), len(frames)), bool)
+    for a in range(0, len(quads), _NEAR_ROWS):
+        block = quads[a : a + _NEAR_ROWS]
+        apart = np.linalg.norm(centres[None] - block.mean(axis=1)[:, None], axis=2)
+        near[a : a + _NEAR_ROWS] = apart <= np.minimum(reaches[None], reach(block)[:, None])
     out = []
-    for q in extra:
-        q32 = np.asarray(q, np.float32)
+    for q, q32, close in zip(extra, quads, near, strict=True):
         if q32.tobytes() in seen and cv2.contourArea(q32) >= 1.0:
             continue
-        limit = np.minimum(reaches, reach(q32[None])[0])
-        near = np.nonzero(np.linalg.norm(centres - q32.mean(axis=0), axis=1) <= limit)[0]
-        if not any(same_object(q32, frames[k]) for k in near.tolist()):
+        if not any(same_object(q32, frames[k]) for k in np.flatnonzero(close).tolist()):
             out.append(q)
     return out
+
+
+_NEAR_ROWS = 256  # extra quads a block in uncovered (a block x base distances at a time)
 
 
 # Cards read with a deck profile (and the deck's enrolment): the finest strokes also at this
