@@ -74,8 +74,8 @@ def test_a_crop_the_gate_turns_away_reads_as_nothing_looked_at_in_no_view(
 
 
 def test_an_enrolled_tile_deck_reads_every_crop(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The tiles' gate turned away 12 of 3108 tiles of one-print decks the profile reads
-    # right (prints 21-26, models/LIMITS.md 2026-12-07): tiles are read whole.
+    # With the tiles' gate, 12 fewer of 3108 tiles of one-print decks were read right
+    # (prints 21-26, models/LIMITS.md 2026-12-07): tiles are read whole.
     reader = TableReader("rummikub")
     scene = one_print_deck(reader, PRINT, range(61_000, 61_001))[0]
     assert reader.gate is not None and not reader.gated

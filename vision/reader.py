@@ -90,9 +90,10 @@ TURNED_AWAY = Read(NONE, 1.0, [], 1.0, looks=0)
 # off profile reads lest an unseen deck's index look like nothing to it, but it passes them:
 # one-print development card decks (standard and All In; `python -m vision.enrol_misses cards
 # allin --prints ...`, five sets, 7633 indices) read 7256 / 127 right / spurious with and
-# without it, every print's misses alike, with a fifth of the crops read (the recognise stage
-# of an enrolled card photo 157 -> 64 ms). Rummikub prints 21-26 read 2992 / 38 without it
-# and 2980 / 37 with the tiles' gate, so tiles are read whole (models/LIMITS.md, 2026-12-07).
+# without it, every print's misses alike, with a fifth of the crops read (20 scenes of print
+# 204 read twice, median ms: the read 180.6 -> 124.7, its recognise stage 131.9 -> 57.3).
+# Rummikub prints 21-26 read 2992 / 38 without it and 2980 / 37 with the tiles' gate, so
+# tiles are read whole (models/LIMITS.md, 2026-12-07).
 PROFILE_GATED = ("cards",)
 HALF_TURN_BELOW = 0.7  # cards: crops with a none score below this are also read upside down
 REFRAME_NONE_BELOW = 0.15  # cards: a doubtful read (under REFRAME_BELOW) with a none score
@@ -506,8 +507,9 @@ class TableReader:
 
     @property
     def gated(self) -> bool:
-        """Whether the proposals' gate stands in front of the reads: a reader with a gate of
-        its recogniser's, and no deck profile or one of a kind in :data:`PROFILE_GATED`."""
+        """Whether the proposals' gate stands in front of the reads: a reader with a gate
+        (its recogniser's, or the one ``gate_from`` named), and no deck profile or one of a
+        kind in :data:`PROFILE_GATED`."""
         return self.gate is not None and (self.profile is None or self.kind in PROFILE_GATED)
 
     def _read_every(self, batch: Image) -> list[Read]:
