@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 from enrol_helpers import one_print_deck
 
-from vision import enrol_misses, synth
+from vision import detect, enrol_misses, synth
+from vision import reader as reader_module
 from vision.crops import crops
 from vision.evaluate import score
 from vision.reader import PROFILE_GATED, TURNED_AWAY, TableReader
@@ -101,3 +102,33 @@ def test_an_index_whose_proposals_the_gate_turned_away_is_booked_to_it(
     # Every index was proposed; the profile, asked, names most of them right.
     assert miss["turned_away"] >= 0.8 * s.objects
     assert sum(miss.values()) == s.objects
+
+
+def test_an_enrolled_card_deck_names_only_the_crops_that_may_be_objects(
+    enrolled_cards: tuple[TableReader, list[synth.Scene]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reader, scenes = enrolled_cards
+    assert reader.profile is not None
+    image = scenes[0].image
+    quads = detect.card_candidates(image, ink_floor=reader.ink_floor)
+    batch = crops(image, quads, reader.recogniser.spec.crop)
+    named: list[int] = []
+    classify = reader.profile.classify
+
+    def spy(embeddings: Any, *args: Any, **kwargs: Any) -> Any:
+        named.append(len(embeddings))
+        return classify(embeddings, *args, **kwargs)
+
+    monkeypatch.setattr(reader.profile, "classify", spy)
+    some = reader._read_every(batch)
+    every = reader._read_every(batch, name_all=True)
+    assert named[1] == len(batch) and 0 < named[0] < 0.5 * len(batch)
+    # The same objects, named alike; a nothing keeps its names only when they are asked for.
+    assert [(r.label, r.overlap_rank) for r in some] == [(r.label, r.overlap_rank) for r in every]
+    nothing = [k for k, r in enumerate(some) if r.label == "none"]
+    assert nothing and all(some[k].alternatives == [] for k in nothing)
+    assert any(every[k].alternatives for k in nothing)
+    monkeypatch.setattr(reader_module, "NAMED_ONLY", ())
+    named.clear()
+    reader._read_every(batch)
+    assert named == [len(batch)]

@@ -64,7 +64,7 @@ def causes(reader: TableReader, scene: Scene) -> tuple[Counter[str], Counter[str
         if reader.kind == "tiles"
         else detect.card_candidates(image, ink_floor=reader.ink_floor)
     )
-    reads = reader._recognise(crops(image, quads, reader.recogniser.spec.crop))
+    reads = reader._recognise(crops(image, quads, reader.recogniser.spec.crop), name_all=True)
     objects = reader.read(image).objects
     s = score(objects, scene.truths, partial=scene.partial)
     miss: Counter[str] = Counter()
@@ -113,7 +113,7 @@ def _turned_away(
     away = [q for q, r in zip(quads, reads, strict=True) if r.looks == 0 and same_object(q, quad)]
     if not away:
         return False
-    asked = reader._read_every(crops(image, away, reader.recogniser.spec.crop))
+    asked = reader._read_every(crops(image, away, reader.recogniser.spec.crop), name_all=True)
     return any(
         r.label == label or (r.alternatives and r.alternatives[0][0] == label) for r in asked
     )

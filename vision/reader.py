@@ -95,6 +95,11 @@ TURNED_AWAY = Read(NONE, 1.0, [], 1.0, looks=0)
 # Rummikub prints 21-26 read 2992 / 38 without it and 2980 / 37 with the tiles' gate, so
 # tiles are read whole (models/LIMITS.md, 2026-12-07).
 PROFILE_GATED = ("cards",)
+# Kinds whose profile names only the crops that may be objects (the object margin above 0, the
+# model vouching, or a card left out of the enrolment): no read of a card deck uses what a
+# nothing's alternatives say, and naming (ink colour, shape features) was a fifth of an
+# enrolled card read. Tiles name every crop: agreeing framings read the nothings' names.
+NAMED_ONLY = ("cards",)
 HALF_TURN_BELOW = 0.7  # cards: crops with a none score below this are also read upside down
 REFRAME_NONE_BELOW = 0.15  # cards: a doubtful read (under REFRAME_BELOW) with a none score
 # below this is reframed
@@ -491,16 +496,17 @@ class TableReader:
             )
         self.profile = profile
 
-    def _recognise(self, batch: Image) -> list[Read]:
+    def _recognise(self, batch: Image, name_all: bool = False) -> list[Read]:
         """Reads of ``batch``: only of the crops the proposals' gate passes, where it stands
-        (:attr:`gated`); the rest :data:`TURNED_AWAY`."""
+        (:attr:`gated`); the rest :data:`TURNED_AWAY`. ``name_all``: see
+        :meth:`_read_every`."""
         if not self.gated:
-            return self._read_every(batch)
+            return self._read_every(batch, name_all)
         assert self.gate is not None
         reads = [TURNED_AWAY] * len(batch)
         worth = self.gate.worth_reading(batch)
         if len(worth):
-            read = self._read_every(np.ascontiguousarray(batch[worth]))
+            read = self._read_every(np.ascontiguousarray(batch[worth]), name_all)
             for k, r in zip(worth.tolist(), read, strict=True):
                 reads[k] = r
         return reads
@@ -512,8 +518,11 @@ class TableReader:
         kind in :data:`PROFILE_GATED`."""
         return self.gate is not None and (self.profile is None or self.kind in PROFILE_GATED)
 
-    def _read_every(self, batch: Image) -> list[Read]:
-        """Reads of every crop of ``batch``, by the model alone or with the deck profile."""
+    def _read_every(self, batch: Image, name_all: bool = False) -> list[Read]:
+        """Reads of every crop of ``batch``, by the model alone or with the deck profile. A
+        card deck's profile names only the crops that may be objects (:data:`NAMED_ONLY`): the
+        rest read as nothing without alternatives, unless ``name_all`` (what a miss's
+        diagnosis asks: which card the profile would have named)."""
         if self.profile is None:
             return self._classify(batch)
         logits, emb, shapes = self.recogniser.describe(batch)
@@ -531,19 +540,6 @@ class TableReader:
         log_p = np.log(probs + 1e-6)
         index = {n: i for i, n in enumerate(model_names)}
         weight = self.profile.model_weight
-        inks = None if self.profile.inks is None else ink_colour(batch)
-
-        def prior(names: list[str]) -> npt.NDArray[Any]:
-            assert self.profile is not None
-            if self.profile.model_reads:
-                evidence = probs
-                if self.kind == "tiles" and inks is not None:
-                    coloured = np.linalg.norm(inks, axis=1)[:, None] >= INK_CHROMA
-                    evidence = np.where(coloured, colour_blind(probs, model_names), probs)
-                return weight * self.profile.model_prior(evidence, model_names, names)
-            cols = [index.get(n, len(model_names) - 1) for n in names]
-            return np.asarray(weight * log_p[:, cols], np.float32)
-
         best = probs[:, :-1].max(axis=1)
         own = (best >= probs[:, -1]) & (best >= self.min_confidence)
         own_label = [model_names[int(i)] for i in probs[:, :-1].argmax(axis=1)]
@@ -551,13 +547,40 @@ class TableReader:
         # A partly enrolled deck: the cards left out are the model's to name.
         left_out = set(model_names[:-1]) - set(self.profile.labels)
         gate = self.profile.object_margin(emb, probs[:, -1])
+        rows: npt.NDArray[np.intp] | None = None  # the crops the profile names; None: all
+        if self.kind in NAMED_ONLY and gate is not None and not name_all:
+            maybe = (gate[0] > 0) | vouched | (own & np.isin(own_label, sorted(left_out)))
+            rows = np.flatnonzero(maybe)
+
+        def named_only(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+            return a if rows is None else a[rows]
+
+        inks = None if self.profile.inks is None else ink_colour(named_only(batch))
+
+        def prior(names: list[str]) -> npt.NDArray[Any]:
+            assert self.profile is not None
+            if self.profile.model_reads:
+                evidence = named_only(probs)
+                if self.kind == "tiles" and inks is not None:
+                    coloured = np.linalg.norm(inks, axis=1)[:, None] >= INK_CHROMA
+                    evidence = np.where(coloured, colour_blind(evidence, model_names), evidence)
+                return weight * self.profile.model_prior(evidence, model_names, names)
+            cols = [index.get(n, len(model_names) - 1) for n in names]
+            return np.asarray(weight * named_only(log_p)[:, cols], np.float32)
+
         named = self.profile.classify(
-            emb,
+            named_only(emb),
             prior=prior if weight else None,
             cards_only=gate is not None,
             inks=inks,
-            shapes=shapes,
+            shapes=None if shapes is None else named_only(shapes),
         )
+        if rows is not None:
+            unnamed: tuple[str, float, list[tuple[str, float]]] = (NONE, 0.0, [])
+            every = [unnamed] * len(batch)
+            for k, n in zip(rows.tolist(), named, strict=True):
+                every[k] = n
+            named = every
         reads = []
         for k, (label, conf, alts) in enumerate(named):
             p_none = float(probs[k, -1])

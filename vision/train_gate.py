@@ -52,9 +52,9 @@ class _Recording(TableReader):
         super().__init__(game, models, gate=False)  # type: ignore[arg-type]
         self.seen: list[Crops] = []
 
-    def _recognise(self, batch: Image) -> list[Read]:
+    def _recognise(self, batch: Image, name_all: bool = False) -> list[Read]:
         self.seen.append(np.asarray(batch, np.uint8))
-        return super()._recognise(batch)
+        return super()._recognise(batch, name_all)
 
 
 _readers: dict[str, _Recording] = {}
