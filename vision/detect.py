@@ -34,7 +34,7 @@ object's frame as the candidate sees it; the recogniser also looks at the 180° 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -745,41 +745,6 @@ def card_candidates(
     """
     if max_candidates is None:
         max_candidates = CARD_CAP
-    args = (
-        max_candidates,
-        work_side,
-        apart,
-        faint_light,
-        squat_suits,
-        washed,
-        inside,
-        texture,
-        clipped,
-        bare,
-        finest_only,
-    )
-    usual, faint = _card_candidates(image, *args, ink_floor)
-    return usual if faint is None else usual + uncovered(faint, usual)
-
-
-def _card_candidates(
-    image: Image,
-    max_candidates: int,
-    work_side: int | None,
-    apart: bool,
-    faint_light: bool,
-    squat_suits: bool,
-    washed: bool,
-    inside: bool,
-    texture: bool,
-    clipped: bool,
-    bare: bool,
-    finest_only: bool,
-    ink_floor: float | None,
-) -> tuple[list[Quad], list[Quad] | None]:
-    """:func:`card_candidates`' proposals without the faint mask, and (where ``ink_floor`` is
-    given, else None) with it, each ranked under one cap: the masks and their glyphs are
-    found once for both."""
     side = work_side or CARD_WORK_SIDE
     f = min(1.0, side / max(image.shape[:2]))
     small = image
@@ -831,10 +796,21 @@ def _card_candidates(
         order = order[: max_candidates * 2]
         return distinct([quads[i] for i in order])[:max_candidates]
 
-    every = list(range(len(masks)))
+    return _faint_too(ranked, len(masks), ink_floor)
+
+
+def _faint_too(
+    ranked: Callable[[list[int]], list[Quad]], masks: int, ink_floor: float | None
+) -> list[Quad]:
+    """Proposals of ``masks`` masks, each look's found once (``ranked``: those of the masks
+    at the given positions, ranked under the look's cap): of every mask, or with ``ink_floor``
+    (its mask at :data:`FAINT_AT`) those of the others first, then those of every mask that
+    none of these frames (:func:`uncovered`)."""
+    every = list(range(masks))
     if ink_floor is None:
-        return ranked(every), None
-    return ranked([k for k in every if k != FAINT_AT]), ranked(every)
+        return ranked(every)
+    usual = ranked([k for k in every if k != FAINT_AT])
+    return usual + uncovered(ranked(every), usual)
 
 
 # Cards: small indices once more at a finer scale. At the 640-pixel working size an index
@@ -890,13 +866,7 @@ def fine_card_quads(
         order = np.argsort(-np.round(score, 1), kind="stable")[: FINE_CAP * 2]
         return [quads[i] for i in order]
 
-    # With ``ink_floor``, the masks and their glyphs are found once for both rankings, as in
-    # card_candidates.
-    every = list(range(len(masks)))
-    if ink_floor is None:
-        return ranked(every)
-    usual = ranked([k for k in every if k != FAINT_AT])
-    return usual + uncovered(ranked(every), usual)
+    return _faint_too(ranked, len(masks), ink_floor)
 
 
 # -- tiles --------------------------------------------------------------------------------

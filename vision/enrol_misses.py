@@ -72,7 +72,8 @@ def causes(reader: TableReader, scene: Scene) -> tuple[Counter[str], Counter[str
         kept = [o for o in objects if same_object(o.quad, t.quad)]
         if any(o.label == t.label for o in kept):
             continue
-        over = [r for q, r in zip(quads, reads, strict=True) if same_object(q, t.quad)]
+        placed = [(q, r) for q, r in zip(quads, reads, strict=True) if same_object(q, t.quad)]
+        over = [r for _, r in placed]
         if not over:
             miss["not_proposed"] += 1
         elif kept:
@@ -80,7 +81,7 @@ def causes(reader: TableReader, scene: Scene) -> tuple[Counter[str], Counter[str
             miss["lost_to_overlap" if named else "wrong_label"] += 1
         elif any(r.label == t.label for r in over):
             miss["lost_to_overlap"] += 1
-        elif _turned_away(reader, image, quads, reads, t.quad, t.label):
+        elif _turned_away(reader, image, [q for q, r in placed if r.looks == 0], t.label):
             miss["turned_away"] += 1
         elif any(r.alternatives and r.alternatives[0][0] == t.label for r in over):
             miss["judged_nothing_named_right"] += 1
@@ -101,16 +102,10 @@ def causes(reader: TableReader, scene: Scene) -> tuple[Counter[str], Counter[str
 
 
 def _turned_away(
-    reader: TableReader,
-    image: np.ndarray,
-    quads: list[np.ndarray],
-    reads: list[Any],
-    quad: np.ndarray,
-    label: str,
+    reader: TableReader, image: np.ndarray, away: list[np.ndarray], label: str
 ) -> bool:
-    """Whether the proposals' gate turned away a proposal over ``quad`` that the profile,
-    asked, names ``label`` (as an object, or as its nearest card)."""
-    away = [q for q, r in zip(quads, reads, strict=True) if r.looks == 0 and same_object(q, quad)]
+    """Whether the profile, asked, names ``label`` (as an object, or as its nearest card) in
+    one of the proposals ``away`` over an object that the proposals' gate turned away."""
     if not away:
         return False
     asked = reader._read_every(crops(image, away, reader.recogniser.spec.crop), name_all=True)
