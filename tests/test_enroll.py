@@ -209,6 +209,48 @@ def test_the_ink_names_a_card_the_shape_cannot() -> None:
     assert [r[0] for r in prof.classify(query)] == ["2C", "2D"]  # by shape alone
 
 
+def test_naming_leaves_the_object_gates_similarities_as_they_were() -> None:
+    """A read asks the profile twice about the same crops: object or nothing (the embedding
+    alone), then which card (with shape features and inks). The second works on its own
+    arrays in place; the first answer, kept for reuse, must not change under it."""
+    rng = np.random.default_rng(3)
+    labels = ["2D", "2C", "none", "2D", "none"]
+    prof = enroll.DeckProfile(
+        "cards",
+        "d",
+        "m",
+        labels,
+        rng.normal(size=(5, 8)).astype(np.float32),
+        inks=rng.normal(size=(5, 2)).astype(np.float32),
+        shapes=rng.normal(size=(5, 6)).astype(np.float32),
+    )
+    emb = rng.normal(size=(4, 8)).astype(np.float32)
+    inks = rng.normal(size=(4, 2)).astype(np.float32)
+    shapes = rng.normal(size=(4, 6)).astype(np.float32)
+    names, gate = prof.similarities(emb)
+    _, by_ink = prof.similarities(emb, inks)
+    _, named = prof.similarities(emb, inks, shapes)
+    _, again = prof.similarities(emb)
+    assert np.array_equal(gate, again)
+    assert not np.allclose(gate, by_ink) and not np.allclose(gate, named)
+    # Each label's similarity is its nearest example's cosine, the shapes weighed in and the
+    # ink distance taken off, as documented.
+    unit = enroll._normalise
+    assert prof.shapes is not None and prof.inks is not None
+    cosine = unit(emb) @ unit(prof.embeddings).T
+    blend = (cosine + enroll.SHAPE_WEIGHT * (unit(shapes) @ unit(prof.shapes).T)) / (
+        1 + enroll.SHAPE_WEIGHT
+    )
+    apart = np.linalg.norm(inks[:, None] - prof.inks[None], axis=2)
+    lab = np.array(labels)
+
+    def nearest(sims: np.ndarray) -> np.ndarray:
+        return np.stack([sims[:, lab == n].max(axis=1) for n in names], axis=1)
+
+    assert np.allclose(by_ink, nearest(cosine - enroll.INK_WEIGHT * apart), atol=1e-5)
+    assert np.allclose(named, nearest(blend - enroll.INK_WEIGHT * apart), atol=1e-5)
+
+
 def test_inks_are_stored_with_the_profile(tmp_path: Path) -> None:
     inks = np.array([[0.5, -1.0], [0.0, 0.0]], np.float32)
     prof = enroll.DeckProfile("cards", "d", "m", ["2D", "2S"], np.eye(2, dtype=np.float32))

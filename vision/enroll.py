@@ -245,16 +245,26 @@ class DeckProfile:
         else:
             sims = _normalise(embeddings) @ grouped.T  # N x M, examples grouped by label
             self._last_product = (embeddings, sims)
+        # N x M arrays are a few megabytes each: worked on in place where this call owns them
+        # (never the kept product), in the same operations and order, so the same numbers.
+        own = False
         if shapes is not None and grouped_shapes is not None:
-            sims = (sims + SHAPE_WEIGHT * (_normalise(shapes) @ grouped_shapes.T)) / (
-                1.0 + SHAPE_WEIGHT
-            )
+            blend = _normalise(shapes) @ grouped_shapes.T
+            blend *= SHAPE_WEIGHT
+            blend += sims
+            blend /= 1.0 + SHAPE_WEIGHT
+            sims, own = blend, True
         if inks is not None and grouped_inks is not None:
             q = np.asarray(inks, np.float32)
             # |q - e| with the square expanded: matrix products, no N x M x 2 difference.
             sq = (q**2).sum(axis=1)[:, None] + (grouped_inks**2).sum(axis=1)[None, :]
             sq -= 2 * q @ grouped_inks.T
-            sims = sims - INK_WEIGHT * np.sqrt(np.maximum(sq, 0.0, out=sq), out=sq)
+            apart = np.sqrt(np.maximum(sq, 0.0, out=sq), out=sq)
+            apart *= INK_WEIGHT
+            if own:
+                sims -= apart
+            else:
+                sims = sims - apart
         per_label = np.maximum.reduceat(sims, starts, axis=1)
         return names, np.asarray(per_label, np.float32)
 
@@ -303,10 +313,11 @@ class DeckProfile:
         z -= z.max(axis=1, keepdims=True)
         p = np.exp(z)
         p /= p.sum(axis=1, keepdims=True)
+        order = np.argsort(-p, axis=1)[:, :top]
+        chosen = np.take_along_axis(p, order, 1)
         out = []
-        for row in p:
-            order = np.argsort(-row)[:top]
-            alts = [(names[int(i)], float(row[int(i)])) for i in order]
+        for cols, probs in zip(order.tolist(), chosen.tolist(), strict=True):
+            alts = [(names[i], pr) for i, pr in zip(cols, probs, strict=True)]
             out.append((alts[0][0], alts[0][1], alts))
         return out
 
@@ -760,23 +771,34 @@ def ink_colour(crops: NDArray[np.uint8]) -> NDArray[np.float32]:
     n, h, w = crops.shape[:3]
     if n == 0:
         return np.zeros((0, 2), np.float32)
-    middle = crops[:, h // 10 : h - h // 10, w // 6 : w - w // 6].astype(np.float32)
+    middle = crops[:, h // 10 : h - h // 10, w // 6 : w - w // 6]
     rows, cols = middle.shape[1:3]
     m = rows * cols
     lightest, darkest = max(1, 2 * m // 5), max(1, int(m * INK_SHARE))
-    flat = middle.reshape(n, m, 3)
+    flat = np.ascontiguousarray(middle).reshape(n, m, 3)
     # Partitions, not sorts: only which pixels are among the lightest or darkest matters. The
     # paper's pixels, picked once, give both its grey and (scaled) its colour; the ink's are
     # picked by lightness, as a red stroke is darker to the eye than its channels' sum says.
-    light = np.argpartition(flat.sum(axis=2), m - lightest, axis=1)[:, m - lightest :]
-    paper_grey = np.median(np.take_along_axis(flat, light[:, :, None], axis=1), axis=1).mean(1)
+    # Keys in float32 as ever (ties fall alike); medians of each channel laid out in a row
+    # (a median is the middle of its values however they are found, and halves of sums of
+    # bytes are exact in any float).
+    planes = np.ascontiguousarray(flat.transpose(0, 2, 1))
+    key = planes.sum(axis=1, dtype=np.float32)
+    light = np.argpartition(key, m - lightest, axis=1)[:, m - lightest :]
+    paper_grey = _median_at(planes, light).mean(1)
     scaled = flat * (PAPER_LEVEL / np.maximum(paper_grey, 8.0))[:, None, None]
     bgr = np.clip(scaled, 0, 255).astype(np.uint8).reshape(n * rows, cols, 3)
-    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).reshape(n, m, 3).astype(np.float32)
-    dark = np.argpartition(lab[:, :, 0], darkest - 1, axis=1)[:, :darkest]
-    ink = np.median(np.take_along_axis(lab[:, :, 1:], dark[:, :, None], axis=1), axis=1)
-    paper = np.median(np.take_along_axis(lab[:, :, 1:], light[:, :, None], axis=1), axis=1)
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).reshape(n, m, 3)
+    dark = np.argpartition(lab[:, :, 0].astype(np.float32), darkest - 1, axis=1)[:, :darkest]
+    ab = np.ascontiguousarray(lab[:, :, 1:].transpose(0, 2, 1))
+    ink, paper = _median_at(ab, dark), _median_at(ab, light)
     return np.asarray((ink - paper) / 40.0, np.float32)
+
+
+def _median_at(planes: NDArray[np.uint8], at: NDArray[Any]) -> NDArray[np.float32]:
+    """N x C: each plane's median over the pixels ``at`` (N x k) of ``planes`` (N x C x m)."""
+    picked = np.take_along_axis(planes, at[:, None, :], axis=2)
+    return np.asarray(np.median(picked, axis=2), np.float32)
 
 
 def pixel_embed(crops: NDArray[np.uint8], size: tuple[int, int] = (12, 16)) -> NDArray[np.float32]:
