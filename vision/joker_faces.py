@@ -16,7 +16,7 @@ star read as a number). Only faces about a read tile's size are looked at
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -84,10 +84,11 @@ def jokers(
     if not joker.any() or joker.all():
         return []
     # Each face upright and sideways: its frame does not say which of its sides is the top.
+    read_at = _reads_at(read)
     frames = [
         turn
         for q in tile_sized(detect.tile_faces(image), read)
-        if not _read_at(q, read)
+        if not read_at(q)
         for turn in (q, np.roll(q, 1, 0))
     ]
     frames += _row_places(image, read)
@@ -130,10 +131,11 @@ def _row_places(image: npt.NDArray[Any], read: Sequence[Quad]) -> list[Quad]:
     to find. Reads are framed on their numbers, a little off the tile's middle, so each place
     is also looked at shifted along the tile (:data:`ROW_SHIFTS`)."""
     h, w = image.shape[:2]
+    read_at = _reads_at(read)
     out = []
     for q in tile_rows.row_gaps(read) + tile_rows.row_ends(read):
         c = q.mean(axis=0)
-        if not (0 <= c[0] < w and 0 <= c[1] < h) or _read_at(q, read):
+        if not (0 <= c[0] < w and 0 <= c[1] < h) or read_at(q):
             continue
         half = (q[3] + q[2] - q[0] - q[1]) / 4  # half the tile's height, along it
         out += [(q + f * half).astype(np.float32) for f in ROW_SHIFTS]
@@ -143,16 +145,28 @@ def _row_places(image: npt.NDArray[Any], read: Sequence[Quad]) -> list[Quad]:
 def _read_at(face: Quad, read: Sequence[Quad]) -> bool:
     """Whether any ``read`` frame is framed as the same object as ``face``
     (:func:`vision.matching.same_object`; only frames within reach are tested)."""
+    return _reads_at(read)(face)
+
+
+def _reads_at(read: Sequence[Quad]) -> Callable[[Quad], bool]:
+    """:func:`_read_at` for many faces against the same ``read`` frames: their centres,
+    reaches and sizes worked out once (a table's faces and row places are a thousand or more
+    faces a read, each asked about every frame)."""
     if not read:
-        return False
+        return lambda face: False
     frames = np.asarray(read, np.float32).reshape(-1, 4, 2)
-    limit = np.minimum(reach(frames), reach(face[None])[0])
-    near = np.linalg.norm(frames.mean(axis=1) - face.mean(axis=0), axis=1) <= limit
-    least = READ_AS_LONG * detect.long_side(face)
-    return any(
-        same_object(face, frames[k]) and detect.long_side(frames[k]) >= least
-        for k in np.nonzero(near)[0].tolist()
-    )
+    reaches, centres = reach(frames), frames.mean(axis=1)
+    sizes = [detect.long_side(f) for f in frames]
+
+    def at(face: Quad) -> bool:
+        limit = np.minimum(reaches, reach(face[None])[0])
+        near = np.linalg.norm(centres - face.mean(axis=0), axis=1) <= limit
+        least = READ_AS_LONG * detect.long_side(face)
+        return any(
+            same_object(face, frames[k]) and sizes[k] >= least for k in np.nonzero(near)[0].tolist()
+        )
+
+    return at
 
 
 def within(quad: Quad, face: Quad) -> bool:
