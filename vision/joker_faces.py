@@ -16,7 +16,7 @@ star read as a number). Only faces about a read tile's size are looked at
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -26,7 +26,7 @@ from vision import detect, tile_rows
 from vision.crops import crop
 from vision.enrol_layout import jittered
 from vision.enroll import TEMPERATURE, pixel_embed
-from vision.matching import inside, reach, same_object
+from vision.matching import inside, reach, same_object, same_objects
 from vision.synth import TILE_JOKERS
 
 Quad = npt.NDArray[np.float32]
@@ -84,11 +84,11 @@ def jokers(
     if not joker.any() or joker.all():
         return []
     # Each face upright and sideways: its frame does not say which of its sides is the top.
-    read_at = _reads_at(read)
+    faces_seen = tile_sized(detect.tile_faces(image), read)
     frames = [
         turn
-        for q in tile_sized(detect.tile_faces(image), read)
-        if not read_at(q)
+        for q, at in zip(faces_seen, _read_at_each(faces_seen, read), strict=True)
+        if not at
         for turn in (q, np.roll(q, 1, 0))
     ]
     frames += _row_places(image, read)
@@ -131,11 +131,11 @@ def _row_places(image: npt.NDArray[Any], read: Sequence[Quad]) -> list[Quad]:
     to find. Reads are framed on their numbers, a little off the tile's middle, so each place
     is also looked at shifted along the tile (:data:`ROW_SHIFTS`)."""
     h, w = image.shape[:2]
-    read_at = _reads_at(read)
+    places = tile_rows.row_gaps(read) + tile_rows.row_ends(read)
     out = []
-    for q in tile_rows.row_gaps(read) + tile_rows.row_ends(read):
+    for q, at in zip(places, _read_at_each(places, read), strict=True):
         c = q.mean(axis=0)
-        if not (0 <= c[0] < w and 0 <= c[1] < h) or read_at(q):
+        if not (0 <= c[0] < w and 0 <= c[1] < h) or at:
             continue
         half = (q[3] + q[2] - q[0] - q[1]) / 4  # half the tile's height, along it
         out += [(q + f * half).astype(np.float32) for f in ROW_SHIFTS]
@@ -144,29 +144,26 @@ def _row_places(image: npt.NDArray[Any], read: Sequence[Quad]) -> list[Quad]:
 
 def _read_at(face: Quad, read: Sequence[Quad]) -> bool:
     """Whether any ``read`` frame is framed as the same object as ``face``
-    (:func:`vision.matching.same_object`; only frames within reach are tested)."""
-    return _reads_at(read)(face)
+    (:func:`vision.matching.same_object`) and is about as long (:data:`READ_AS_LONG`)."""
+    return _read_at_each([face], read)[0]
 
 
-def _reads_at(read: Sequence[Quad]) -> Callable[[Quad], bool]:
-    """:func:`_read_at` for many faces against the same ``read`` frames: their centres,
-    reaches and sizes worked out once (a table's faces and row places are a thousand or more
-    faces a read, each asked about every frame)."""
-    if not read:
-        return lambda face: False
+def _read_at_each(faces: Sequence[Quad], read: Sequence[Quad]) -> list[bool]:
+    """:func:`_read_at` for each of ``faces``, asked all at once: a table's faces and row
+    places are a thousand or more a read. Only frames within reach of a face are tested
+    (:func:`vision.matching.reach`)."""
+    if not read or not len(faces):
+        return [False] * len(faces)
     frames = np.asarray(read, np.float32).reshape(-1, 4, 2)
-    reaches, centres = reach(frames), frames.mean(axis=1)
-    sizes = [detect.long_side(f) for f in frames]
-
-    def at(face: Quad) -> bool:
-        limit = np.minimum(reaches, reach(face[None])[0])
-        near = np.linalg.norm(centres - face.mean(axis=0), axis=1) <= limit
-        least = READ_AS_LONG * detect.long_side(face)
-        return any(
-            same_object(face, frames[k]) and sizes[k] >= least for k in np.nonzero(near)[0].tolist()
-        )
-
-    return at
+    quads = np.asarray(faces, np.float32).reshape(-1, 4, 2)  # as the detector frames them
+    apart = np.linalg.norm(frames.mean(axis=1)[None] - quads.mean(axis=1)[:, None], axis=2)
+    rows, cols = np.nonzero(apart <= np.minimum(reach(frames)[None], reach(quads)[:, None]))
+    sizes = np.array([detect.long_side(f) for f in frames])
+    least = READ_AS_LONG * np.array([detect.long_side(f) for f in quads])
+    hit = same_objects(quads[rows], frames[cols]) & (sizes[cols] >= least[rows])
+    out = np.zeros(len(quads), bool)
+    out[rows[hit]] = True
+    return [bool(x) for x in out]
 
 
 def within(quad: Quad, face: Quad) -> bool:

@@ -64,3 +64,55 @@ def near_any(det: Quad, truths: list[Quad], grow: float = 1.4) -> bool:
     """Whether a detection touches any truth (too close to count as a clean negative)."""
     c = det.mean(0)
     return any(inside(c, t, grow) or inside(t.mean(0), det, 1.0) for t in truths)
+
+
+def same_objects(dets: np.ndarray, truths: np.ndarray) -> np.ndarray:
+    """:func:`same_object` for many pairs of float32 quads at once (P x 4 x 2 each): the
+    same answers, as OpenCV's point-in-polygon test and contour area count them, without a
+    call per pair (the faint look and joker faces ask it hundreds of times a read)."""
+    a = np.asarray(dets)
+    b = np.asarray(truths)
+    if a.dtype != np.float32 or b.dtype != np.float32:
+        raise TypeError("same_objects takes float32 quads (as the detector gives them)")
+    a, b = a.reshape(-1, 4, 2), b.reshape(-1, 4, 2)
+    ca, cb = a.mean(axis=1), b.mean(axis=1)
+    grown_a = ca[:, None] + (a - ca[:, None]) * np.float32(1.1)
+    grown_b = cb[:, None] + (b - cb[:, None]) * np.float32(1.1)
+    placed = _inside_many(ca, grown_b) & _inside_many(cb, grown_a)
+    ratio = _areas(a) / np.maximum(_areas(b), 1.0)
+    return np.asarray(placed & (ratio > 1 / 3) & (ratio < 3), bool)
+
+
+def _inside_many(points: np.ndarray, polys: np.ndarray) -> np.ndarray:
+    """Per pair, ``cv2.pointPolygonTest(poly, point, False) >= 0``, edge by edge as OpenCV
+    counts crossings for float contours (differences in float32, products in float64): a
+    point on an edge or a vertex is inside."""
+    px, py = points[:, 0], points[:, 1]
+    on_edge = np.zeros(len(points), bool)
+    crossings = np.zeros(len(points), np.int64)
+    vx, vy = polys[:, -1, 0], polys[:, -1, 1]
+    for i in range(polys.shape[1]):
+        v0x, v0y = vx, vy
+        vx, vy = polys[:, i, 0], polys[:, i, 1]
+        skip = ((v0y <= py) & (vy <= py)) | ((v0y > py) & (vy > py)) | ((v0x < px) & (vx < px))
+        along = (v0x <= px) & (px <= vx) | (vx <= px) & (px <= v0x)
+        on_edge |= skip & (py == vy) & ((px == vx) | ((py == v0y) & along))
+        dist = (py - v0y).astype(np.float64) * (vx - v0x) - (px - v0x).astype(np.float64) * (
+            vy - v0y
+        )
+        on_edge |= ~skip & (dist == 0)
+        dist = np.where(vy < v0y, -dist, dist)
+        crossings += ~skip & (dist > 0)
+    return np.asarray(on_edge | (crossings % 2 == 1), bool)
+
+
+def _areas(quads: np.ndarray) -> np.ndarray:
+    """Per quad, ``cv2.contourArea`` of it as float32 points: the shoelace sum in float64,
+    term by term in OpenCV's order."""
+    total = np.zeros(len(quads), np.float64)
+    prev = quads[:, -1].astype(np.float64)
+    for i in range(quads.shape[1]):
+        p = quads[:, i].astype(np.float64)
+        total += prev[:, 0] * p[:, 1] - prev[:, 1] * p[:, 0]
+        prev = p
+    return np.abs(total * 0.5)

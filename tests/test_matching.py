@@ -1,0 +1,70 @@
+"""matching.same_objects: many pairs at once, the same answers as same_object pair by pair."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.matching import same_object, same_objects
+
+
+def _rects(rng: np.random.Generator, n: int) -> np.ndarray:
+    c = rng.uniform(0, 100, (n, 2))
+    w, h, t = rng.uniform(0.5, 30, n), rng.uniform(0.5, 30, n), rng.uniform(0, np.pi, n)
+    d = np.stack([np.cos(t), np.sin(t)], 1) * w[:, None] / 2
+    e = np.stack([-np.sin(t), np.cos(t)], 1) * h[:, None] / 2
+    return np.stack([c - d - e, c + d - e, c + d + e, c - d + e], 1).astype(np.float32)
+
+
+def test_same_objects_answers_as_same_object_pair_by_pair() -> None:
+    rng = np.random.default_rng(5)
+    a = _rects(rng, 1500)
+    nudged = a + (rng.normal(0, 3, a.shape) * rng.uniform(0, 1, (1500, 1, 1))).astype(np.float32)
+    # Small whole numbers: centres on edges and vertices, shared corners, quads with no area
+    # (OpenCV's tests return 0 there, which counts as inside).
+    grid_a = rng.integers(0, 8, (1500, 4, 2)).astype(np.float32)
+    grid_b = rng.integers(0, 8, (1500, 4, 2)).astype(np.float32)
+    corner = rng.integers(0, 6, (1500, 1, 2))
+    square = corner + np.array([[0, 0], [4, 0], [4, 4], [0, 4]]) * rng.integers(1, 3, (1500, 1, 1))
+    moved = square + rng.integers(-3, 4, (1500, 1, 2))
+    pairs = [
+        (a, nudged),
+        (a, _rects(rng, 1500)),
+        (a, a.copy()),
+        (grid_a, grid_b),
+        (square.astype(np.float32), moved.astype(np.float32)),
+    ]
+    answers: list[bool] = []
+    for dets, truths in pairs:
+        expected = [same_object(d, t) for d, t in zip(dets, truths, strict=True)]
+        assert same_objects(dets, truths).tolist() == expected
+        answers += expected
+    assert 0.2 < np.mean(answers) < 0.8  # both answers, often
+    assert same_objects(np.zeros((0, 4, 2), np.float32), np.zeros((0, 4, 2), np.float32)).size == 0
+
+
+def test_same_objects_takes_only_the_detectors_float32_quads() -> None:
+    # In float64 same_object grows a quad and rounds its centre otherwise.
+    q = _rects(np.random.default_rng(0), 2)
+    with pytest.raises(TypeError, match="float32"):
+        same_objects(q.astype(np.float64), q)
+
+
+def test_a_point_on_an_edge_or_a_vertex_is_inside_as_opencv_counts_it() -> None:
+    import cv2
+
+    from vision.matching import _inside_many
+
+    rng = np.random.default_rng(11)
+    polys = rng.integers(0, 6, (4000, 4, 2)).astype(np.float32)
+    points = (rng.integers(0, 12, (4000, 2)) / 2).astype(np.float32)
+    expected = [
+        cv2.pointPolygonTest(q.reshape(-1, 1, 2), (float(p[0]), float(p[1])), False) >= 0
+        for q, p in zip(polys, points, strict=True)
+    ]
+    assert _inside_many(points, polys).tolist() == expected
+    on = [
+        cv2.pointPolygonTest(q.reshape(-1, 1, 2), (float(p[0]), float(p[1])), False) == 0
+        for q, p in zip(polys, points, strict=True)
+    ]
+    assert sum(on) > 200  # many on an edge or a vertex
