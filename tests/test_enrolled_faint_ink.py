@@ -61,9 +61,9 @@ def test_uncovered_keeps_only_what_no_base_quad_frames() -> None:
     assert [q.tolist() for q in detect.uncovered([apart], [])] == [apart.tolist()]
 
 
-def test_uncovered_asks_in_blocks_what_it_would_ask_quad_by_quad() -> None:
-    # More extra quads than one block of the near test, scattered over and around the base:
-    # the same quads kept as by testing each against every base quad.
+def test_uncovered_keeps_what_testing_each_quad_against_every_frame_would() -> None:
+    # Many extra quads scattered over and around the base: the same quads kept as by testing
+    # each against every base quad.
     rng = np.random.default_rng(5)
 
     def quads(n: int) -> list[Any]:
@@ -72,7 +72,7 @@ def test_uncovered_asks_in_blocks_what_it_would_ask_quad_by_quad() -> None:
         return list((centre + half).astype(np.float32))
 
     base = quads(300)
-    extra = [*quads(2 * detect._NEAR_ROWS + 7), base[3].copy(), base[200] + np.float32(1)]
+    extra = [*quads(519), base[3].copy(), base[200] + np.float32(1)]
     got = detect.uncovered(extra, base)
     want = [q for q in extra if not any(same_object(q, b) for b in base)]
     assert 0 < len(want) < len(extra)

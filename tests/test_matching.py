@@ -68,3 +68,20 @@ def test_a_point_on_an_edge_or_a_vertex_is_inside_as_opencv_counts_it() -> None:
         for q, p in zip(polys, points, strict=True)
     ]
     assert sum(on) > 200  # many on an edge or a vertex
+
+
+def test_near_pairs_are_the_pairs_every_distance_would_find() -> None:
+    from vision.matching import near_pairs, reach
+
+    rng = np.random.default_rng(8)
+    quads, frames = _rects(rng, 700), _rects(rng, 500)
+    frames[:50] = quads[:50] + np.float32(0.5)  # some nearly on top of each other
+    apart = np.linalg.norm(frames.mean(axis=1)[None] - quads.mean(axis=1)[:, None], axis=2)
+    every = apart <= np.minimum(reach(frames)[None], reach(quads)[:, None])
+    rows, cols = near_pairs(quads, frames)
+    assert sorted(zip(rows.tolist(), cols.tolist(), strict=True)) == sorted(
+        zip(*np.nonzero(every), strict=True)
+    )
+    assert 50 < len(rows) < every.size / 10
+    empty = near_pairs(quads[:0], frames)
+    assert empty[0].size == 0 and empty[1].size == 0

@@ -42,7 +42,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.matching import reach, same_objects
+from vision.matching import near_pairs, same_objects
 from vision.union_find import linked_groups
 
 Image = npt.NDArray[Any]
@@ -413,35 +413,21 @@ def uncovered(extra: Sequence[Quad], base: Sequence[Quad]) -> list[Quad]:
     if not base or not extra:
         return list(extra)
     frames = np.asarray(base, np.float32).reshape(-1, 4, 2)
-    centres = frames.mean(axis=1)
-    reaches = reach(frames)
     # A look with one more mask proposes most of the first look's quads again, bit for bit:
     # those are the same object without the polygon tests (unless too small to have an area,
     # which same_object refuses even against itself).
     seen = {f.tobytes() for f in frames}
     quads = np.asarray(extra, np.float32).reshape(-1, 4, 2)
-    # Which base frames lie near each extra quad, a block of rows at a time: asked one quad at
-    # a time, this took 15 ms an enrolled deck's photo, most of what the faint look adds to
-    # detection (20 scenes of prints 201 and 204; 8 ms asked in blocks, 2026-12-07).
-    near = np.zeros((len(quads), len(frames)), bool)
-    for a in range(0, len(quads), _NEAR_ROWS):
-        block = quads[a : a + _NEAR_ROWS]
-        apart = np.linalg.norm(centres[None] - block.mean(axis=1)[:, None], axis=2)
-        near[a : a + _NEAR_ROWS] = apart <= np.minimum(reaches[None], reach(block)[:, None])
-    # The near pairs tested all at once (matching.same_objects answers as same_object does).
-    rows, cols = np.nonzero(near)
-    covered = np.zeros(len(quads), bool)
-    covered[rows[same_objects(quads[rows], frames[cols])]] = True
-    out = []
-    for q, q32, hit in zip(extra, quads, covered.tolist(), strict=True):
-        if q32.tobytes() in seen and cv2.contourArea(q32) >= 1.0:
-            continue
-        if not hit:
-            out.append(q)
-    return out
-
-
-_NEAR_ROWS = 256  # extra quads a block in uncovered (a block x base distances at a time)
+    again = np.array([q.tobytes() in seen and cv2.contourArea(q) >= 1.0 for q in quads], bool)
+    ask = np.flatnonzero(~again)
+    # The other extra quads and the base frames near enough to be one object, then those
+    # pairs tested all at once (matching.same_objects answers as same_object does): asked
+    # one quad at a time against every frame, this was most of what the faint look adds to
+    # an enrolled deck's detection.
+    rows, cols = near_pairs(quads[ask], frames)
+    covered = again.copy()
+    covered[ask[rows[same_objects(quads[ask][rows], frames[cols])]]] = True
+    return [q for q, hit in zip(extra, covered.tolist(), strict=True) if not hit]
 
 
 # Cards read with a deck profile (and the deck's enrolment): the finest strokes also at this

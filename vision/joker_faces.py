@@ -26,7 +26,7 @@ from vision import detect, tile_rows
 from vision.crops import crop
 from vision.enrol_layout import jittered
 from vision.enroll import TEMPERATURE, pixel_embed
-from vision.matching import inside, reach, same_object, same_objects
+from vision.matching import inside, near_pairs, same_object, same_objects
 from vision.synth import TILE_JOKERS
 
 Quad = npt.NDArray[np.float32]
@@ -156,8 +156,7 @@ def _read_at_each(faces: Sequence[Quad], read: Sequence[Quad]) -> list[bool]:
         return [False] * len(faces)
     frames = np.asarray(read, np.float32).reshape(-1, 4, 2)
     quads = np.asarray(faces, np.float32).reshape(-1, 4, 2)  # as the detector frames them
-    apart = np.linalg.norm(frames.mean(axis=1)[None] - quads.mean(axis=1)[:, None], axis=2)
-    rows, cols = np.nonzero(apart <= np.minimum(reach(frames)[None], reach(quads)[:, None]))
+    rows, cols = near_pairs(quads, frames)
     sizes = np.array([detect.long_side(f) for f in frames])
     least = READ_AS_LONG * np.array([detect.long_side(f) for f in quads])
     hit = same_objects(quads[rows], frames[cols]) & (sizes[cols] >= least[rows])

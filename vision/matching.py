@@ -27,6 +27,35 @@ def reach(quads: np.ndarray) -> np.ndarray:
     return np.asarray(1.1 * np.linalg.norm(q - q.mean(axis=1)[:, None], axis=2).max(axis=1) + 1.0)
 
 
+def near_pairs(quads: np.ndarray, frames: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, cols): the pairs of ``quads`` and ``frames`` (float32, N x 4 x 2 and M x 4 x 2)
+    whose centres lie no further apart than the smaller of their reaches (:func:`reach`),
+    the only pairs that can be one object. Only frames whose centres lie within a quad's
+    reach along x are measured (sorted along x), not every pair: a read asks this of
+    thousands of quads against thousands of frames. Distances as ``np.linalg.norm`` takes
+    them, in float32."""
+    q, f = np.asarray(quads).reshape(-1, 4, 2), np.asarray(frames).reshape(-1, 4, 2)
+    if not len(q) or not len(f):
+        return np.zeros(0, np.intp), np.zeros(0, np.intp)
+    cq, cf = q.mean(axis=1), f.mean(axis=1)
+    rq, rf = reach(q), reach(f)
+    order = np.argsort(cf[:, 0], kind="stable")
+    xs = cf[order, 0].astype(np.float64)
+    # A pixel spare: a frame further than a quad's reach plus one along x is further than
+    # its reach whatever the float32 rounding of the distance.
+    x = cq[:, 0].astype(np.float64)
+    lo = np.searchsorted(xs, x - rq - 1.0, side="left")
+    hi = np.searchsorted(xs, x + rq + 1.0, side="right")
+    counts = np.maximum(hi - lo, 0)
+    rows = np.repeat(np.arange(len(q)), counts)
+    first = np.repeat(lo - (np.cumsum(counts) - counts), counts)
+    cols = order[np.arange(len(rows)) + first]
+    d = cf[cols] - cq[rows]
+    apart = np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])
+    near = apart <= np.minimum(rf[cols], rq[rows])
+    return rows[near], cols[near]
+
+
 def _area(q: Quad) -> float:
     return float(cv2.contourArea(q.astype(np.float32)))
 
