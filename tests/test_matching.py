@@ -1,4 +1,4 @@
-"""matching.same_objects: many pairs at once, the same answers as same_object pair by pair."""
+"""matching.same_objects and near_pairs: many pairs at once, the same answers as pair by pair."""
 
 from __future__ import annotations
 
