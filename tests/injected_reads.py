@@ -21,9 +21,12 @@ def inject_read(monkeypatch: pytest.MonkeyPatch, quad: np.ndarray, read: Read) -
     cropped: list[list[np.ndarray]] = []
 
     def proposals(
-        kind: str, image: np.ndarray, ink_floor: float | None = None
+        kind: str,
+        image: np.ndarray,
+        ink_floor: float | None = None,
+        faces: list[np.ndarray] | None = None,
     ) -> tuple[np.ndarray, list[np.ndarray]]:
-        image, quads = first_proposals(kind, image, ink_floor=ink_floor)
+        image, quads = first_proposals(kind, image, ink_floor=ink_floor, faces=faces)
         return image, [*quads, quad]
 
     def crops_seen(image: np.ndarray, quads: list[np.ndarray], size: tuple[int, int]) -> np.ndarray:

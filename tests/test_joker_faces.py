@@ -165,3 +165,45 @@ def test_a_face_is_read_only_by_a_frame_about_its_size() -> None:
     assert same_object(face, half)
     assert not joker_faces._read_at(face, [half])
     assert joker_faces._read_at(face, [face + 3.0])
+
+
+def test_an_enrolled_tile_read_searches_for_tile_faces_once(
+    enrolled: tuple[np.ndarray, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The detector's proposals and the joker faces look at the same faces of the photo: a
+    read with an enrolled deck finds them once and hands them to both, which then propose
+    and find what each would have found by searching itself."""
+    from vision.enrol_session import Enrolment
+    from vision.reader import TableReader
+
+    table = _layout(12)
+    on_table = detect.tile_faces(table.image)
+    assert [q.tolist() for q in detect.tile_candidates(table.image, faces=on_table)] == [
+        q.tolist() for q in detect.tile_candidates(table.image)
+    ]
+    faces, labels = enrolled
+    read = [t.quad for t in table.truths if t.label in ("CJ", "k5")]
+    alone = joker_faces.jokers(table.image, read, faces, labels)
+    given = joker_faces.jokers(table.image, read, faces, labels, on_table)
+    assert [(a[0], a[1], a[3].tolist()) for a in given] == [
+        (a[0], a[1], a[3].tolist()) for a in alone
+    ]
+    with pytest.raises(ValueError, match="read_time"):
+        detect.tile_candidates(table.image, read_time=False, faces=on_table)
+
+    reader = TableReader("rummikub")
+    cols, rows = default_grid(len(ORDER))
+    session = Enrolment(reader, "t", ORDER, cols, rows)
+    session.capture(1, _layout(11).image)
+    reader.use_deck(session.profile(partial=True))
+    searches = []
+    face_tiles = detect.face_tiles
+
+    def counted(*args: object, **kwargs: object) -> list[np.ndarray]:
+        searches.append(1)
+        return face_tiles(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(detect, "face_tiles", counted)
+    objects = reader.read(table.image).objects
+    assert len(searches) == 1
+    assert {o.label for o in objects} & JOKERS

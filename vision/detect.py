@@ -861,7 +861,11 @@ def fine_card_quads(
 
 # -- tiles --------------------------------------------------------------------------------
 def tile_candidates(
-    image: Image, max_candidates: int = 1500, faces_too: bool = True, read_time: bool = True
+    image: Image,
+    max_candidates: int = 1500,
+    faces_too: bool = True,
+    read_time: bool = True,
+    faces: Sequence[Quad] | None = None,
 ) -> list[Quad]:
     """Quads where a Rummikub tile may be: a few per number (glyph group), at the slants the
     tile's face, the glyphs and the neighbouring numbers suggest, and (``faces_too``) each
@@ -869,7 +873,11 @@ def tile_candidates(
     that only reading uses (joker rings, :func:`ring_unit`; :data:`OWN_PARTS`,
     :data:`TWO_DIGITS_RATIO`, :data:`PALE_COLOUR`, :data:`CROWDED_NUMBER`; faces in the
     light's tint, :func:`light_tint`, and inside other pale blobs' holes): training and
-    enrolment leave them out, as the shipped models learnt without them."""
+    enrolment leave them out, as the shipped models learnt without them. ``faces``: this
+    photo's :func:`tile_faces` where the caller found them already (a read with an enrolled
+    tile deck looks at them for jokers too); they are the faces a read-time search finds."""
+    if faces is not None and not read_time:
+        raise ValueError("tile_faces are the read-time faces: pass faces only with read_time")
     # Bilinear, not area averaging: 5 ms faster at 1000 -> 640, and thin strokes keep more
     # contrast (proposal coverage on the training split 97.9% -> 98.6%).
     small, back = _working(image, cv2.INTER_LINEAR)
@@ -880,7 +888,7 @@ def tile_candidates(
         small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA
     )
     ranked: list[tuple[int, int, int, Quad]] = []  # (crowding, -size, order, quad)
-    faces: list[Quad] = []
+    found: list[Quad] = []
     for img, scale, min_h in ((small, back, 6.0), (half, back * 2, 14.0)):
         mask, colour = _tile_ink(img, 11, PALE_COLOUR if read_time else 1.0)
         lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
@@ -963,14 +971,18 @@ def tile_candidates(
         if scale == back and faces_too:
             # Tiles whose number is too faint for the ink masks (washed out by bright light,
             # a joker's thin smiley) still show a face.
-            faces = [q * scale for q in face_tiles(lab, tinted=read_time, nested=read_time)]
+            found = (
+                list(faces)
+                if faces is not None
+                else [q * scale for q in face_tiles(lab, tinted=read_time, nested=read_time)]
+            )
     # Faces rank with the lonely numbers: a face blob of a tile's shape is rarely texture.
     # Every face is proposed, those with a number proposed on them too: keeping only the
     # faces no proposal's centre lies in lost 7 of 1318 tiles on fresh generated tables
     # (the number's own frame was the wrong size) to save 20 of ~200 proposals a photo.
     ranked += [
         (0, -round(float(np.linalg.norm(q[3] - q[0]))), len(ranked) + k, q)
-        for k, q in enumerate(faces)
+        for k, q in enumerate(found)
     ]
     # A number on a tile has few ink blobs of its size around it; texture has many. Lonely
     # numbers first, the larger first (fine texture is small), so a busy cloth or a checked

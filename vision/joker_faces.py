@@ -73,18 +73,20 @@ def jokers(
     read: Sequence[Quad],
     faces: npt.NDArray[np.float32],
     labels: Sequence[str],
+    on_table: Sequence[Quad] | None = None,
 ) -> list[tuple[str, float, list[tuple[str, float]], Quad]]:
     """(joker, confidence, alternatives, frame) for each tile face on the table, and each
     place a row of ``read`` frames leaves for one more tile, where no ``read`` frame lies,
     whose thumbnail is nearer an enrolled joker's (``faces``, one label each in ``labels``)
     than any numbered tile's by :data:`JOKER_MARGIN`. Confidence and alternatives: a softmax
-    over each label's nearest thumbnail (the profile's temperature)."""
+    over each label's nearest thumbnail (the profile's temperature). ``on_table``: the
+    photo's :func:`vision.detect.tile_faces` where the caller found them already."""
     names = sorted(set(labels))
     joker = np.array([is_joker(n) for n in names])
     if not joker.any() or joker.all():
         return []
     # Each face upright and sideways: its frame does not say which of its sides is the top.
-    faces_seen = tile_sized(detect.tile_faces(image), read)
+    faces_seen = tile_sized(detect.tile_faces(image) if on_table is None else on_table, read)
     frames = [
         turn
         for q, at in zip(faces_seen, _read_at_each(faces_seen, read), strict=True)
