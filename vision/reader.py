@@ -657,8 +657,8 @@ class TableReader:
         (:meth:`_small_indices`; unless ``fine`` is off), the small indices' proposals
         (:func:`detect.fine_card_quads`); where glare clipped the paper of a photo larger than
         the working size (unless ``glare`` is off), the proposals found at its own size
-        (:func:`glare_look.proposals`). ``spent`` gets the seconds their detection and
-        cropping took. Tiles: ``quads`` and ``reads`` as they are."""
+        (:func:`glare_look.proposals`, never in faint ink). ``spent`` gets the seconds their
+        detection and cropping took. Tiles: ``quads`` and ``reads`` as they are."""
         if self.kind != "cards":
             return quads, reads
         if self.fine and self._small_indices(image, quads, reads):
@@ -670,7 +670,7 @@ class TableReader:
             widths = [
                 detect.short_side(q) for q, r in zip(quads, reads, strict=True) if r.label != NONE
             ]
-            more = glare_look.proposals(image, widths, self.ink_floor)
+            more = glare_look.proposals(image, widths)
             quads, reads = self._read_more(image, quads, reads, more, t0, spent)
         return quads, reads
 
