@@ -1,11 +1,12 @@
-"""matching.same_objects and near_pairs: many pairs at once, the same answers as pair by pair."""
+"""matching.same_objects, near_pairs and lengths: many pairs at once, the same answers as pair by
+pair (or as numpy's general norm)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from vision.matching import same_object, same_objects
+from vision.matching import lengths, same_object, same_objects
 
 
 def _rects(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -85,3 +86,25 @@ def test_near_pairs_are_the_pairs_every_distance_would_find() -> None:
     assert 50 < len(rows) < every.size / 10
     empty = near_pairs(quads[:0], frames)
     assert empty[0].size == 0 and empty[1].size == 0
+
+
+def test_lengths_are_numpys_norms_to_the_bit() -> None:
+    rng = np.random.default_rng(11)
+    centres = (rng.uniform(-1, 1, (300, 2)) * rng.uniform(0, 3000, (300, 1))).astype(np.float32)
+    pairs = centres[:, None] - centres[None]
+    for vectors in (
+        pairs,
+        pairs.astype(np.float64),
+        rng.integers(-500, 500, (50, 4, 2)),
+        np.array([[3e-30, 4e-30], [1e30, 1e30]], np.float32),  # underflow, overflow to inf
+        pairs[:, :7].transpose(1, 0, 2),  # not contiguous
+    ):
+        with np.errstate(over="ignore"):  # both overflow alike
+            got, want = lengths(vectors), np.linalg.norm(vectors, axis=-1)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert np.array_equal(got, want)
+
+
+def test_lengths_refuse_what_is_not_2_vectors() -> None:
+    with pytest.raises(ValueError, match="2-vectors"):
+        lengths(np.zeros((4, 3), np.float32))

@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.crops import reframed
+from vision.matching import lengths
 from vision.tile_rows import frames
 
 Quad = NDArray[np.float32]
@@ -49,7 +50,7 @@ def looks(quads: Sequence[Quad]) -> list[tuple[int, list[Quad]]]:
     if len(qs) <= NEIGHBOURS:
         return []
     centre, across, width, height = frames(qs)
-    dist = np.linalg.norm(centre[:, None] - centre[None], axis=2)
+    dist = lengths(centre[:, None] - centre[None])
     np.fill_diagonal(dist, np.inf)
     near = np.argsort(dist, axis=1, kind="stable")[:, :NEIGHBOURS]
     typical_w = np.median(width[near], axis=1)

@@ -42,7 +42,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.matching import near_pairs, same_objects
+from vision.matching import lengths, near_pairs, same_objects
 from vision.union_find import linked_groups
 
 Image = npt.NDArray[Any]
@@ -198,7 +198,7 @@ def group_glyphs(found: list[Glyph], rings: bool = False) -> list[list[Glyph]]:
         return []
     centres = np.array([g.centre for g in found], np.float32)
     heights = np.array([g.height for g in found], np.float32)
-    dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    dist = lengths(centres[:, None] - centres[None])
     near = dist < 0.45 * (heights[:, None] + heights[None])
     ratio = np.maximum(heights[:, None], heights[None]) / np.maximum(
         1.0, np.minimum(heights[:, None], heights[None])
@@ -532,7 +532,7 @@ def _card_quads(
     ang = np.radians(np.array([u.angle for u in units], np.float32))
     lone = (hgt > 1.7 * np.maximum(wid, 1.0)) & (hgt > 9)
     diff = c[None, :, :] - c[:, None, :]  # [i, j] = centre j - centre i
-    dist = np.linalg.norm(diff, axis=2)
+    dist = lengths(diff)
     ha, hb = hgt[:, None], hgt[None, :]
     ok = (dist > 0.6 * ha) & (dist < 2.0 * ha) & (hb <= 1.6 * ha) & (hb >= 0.4 * ha)
     # A suit seen smaller than that (a club's lobes, a small suit glyph in glare): only right
@@ -1200,7 +1200,7 @@ def _crowdings(
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     c = np.array([u.centre for u in units], np.float32)
     h = np.array([u.height for u in units], np.float32)
-    d = np.linalg.norm(c[:, None] - c[None], axis=2)
+    d = lengths(c[:, None] - c[None])
     near = (d < 1.5 * h[:, None]) & (h[None] > 0.5 * h[:, None])
     counts: npt.NDArray[np.int64] = near.sum(axis=1).astype(np.int64) - 1
     if not inner:
@@ -1217,7 +1217,7 @@ def _row_directions(units: list[Glyph], max_ratio: float = 1.3) -> list[float | 
         return []
     centres = np.array([u.centre for u in units], np.float32)
     heights = np.array([u.height for u in units], np.float32)
-    dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    dist = lengths(centres[:, None] - centres[None])
     tile_w = heights * DIGIT_TO_TILE * TILE_ASPECT
     ratio = np.maximum(heights[:, None], heights[None]) / np.maximum(
         1.0, np.minimum(heights[:, None], heights[None])

@@ -17,6 +17,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.matching import lengths
+
 Quad = NDArray[np.float32]
 
 SAME_SIZE = 0.2  # two tiles of one row differ in width by less than this share
@@ -43,7 +45,7 @@ def _steps(quads: Sequence[Quad]) -> NDArray[np.float64]:
     c, u, w, h = frames(quads)
     d = c[None, :, :] - c[:, None, :]  # i -> j
     along = np.einsum("ijk,ik->ij", d, u)
-    off = np.linalg.norm(d - along[..., None] * u[:, None, :], axis=2)
+    off = lengths(d - along[..., None] * u[:, None, :])
     same = (np.abs(w[None, :] / np.maximum(w[:, None], 1e-9) - 1) <= SAME_SIZE) & (
         np.abs(u @ u.T) >= PARALLEL
     )

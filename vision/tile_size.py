@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.crops import reframed
+from vision.matching import lengths
 from vision.tile_rows import frames
 
 Quad = NDArray[np.float32]
@@ -41,7 +42,7 @@ def to_neighbours_size(quads: Sequence[Quad]) -> list[Quad]:
         return out
     centre, _, width, height = frames(out)
     size = np.stack([width, height], axis=1)
-    dist = np.linalg.norm(centre[:, None] - centre[None], axis=2)
+    dist = lengths(centre[:, None] - centre[None])
     np.fill_diagonal(dist, np.inf)
     near = np.argsort(dist, axis=1, kind="stable")[:, :NEIGHBOURS]
     typical = np.median(size[near], axis=1)  # each frame's neighbours' width and height
