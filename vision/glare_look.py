@@ -60,9 +60,10 @@ def proposals(image: npt.NDArray[Any], widths: Sequence[float]) -> list[Quad]:
     not looked at again (:func:`looked_at_again`).
 
     Faint ink (an enrolled deck's ``ink_floor``) is not looked for here: at the photo's own
-    size it multiplied this look's proposals ninefold and its time eightfold (ten enrolled
-    All In scenes: 1099 -> 9883 proposals, 6.6 -> 50.9 ms a photo), and the five card
-    development sets of ``models/LIMITS.md`` read every index alike without it (7256 / 127).
+    size it multiplied this look's proposals ninefold before the width filter and its time
+    eightfold (ten enrolled All In scenes: 1099 -> 9883, 6.6 -> 50.9 ms a photo), and the
+    five card development sets of ``models/LIMITS.md`` read every index alike without it
+    (7256 / 127).
     """
     if not looked_at_again(image):
         return []
