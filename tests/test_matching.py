@@ -1,12 +1,12 @@
-"""matching.same_objects, near_pairs and lengths: many pairs at once, the same answers as pair by
-pair (or as numpy's general norm)."""
+"""matching.same_objects, near_pairs, within_along_x and lengths: many pairs at once, the same
+answers as pair by pair (or as numpy's general norm)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from vision.matching import lengths, same_object, same_objects
+from vision.matching import lengths, same_object, same_objects, within_along_x
 
 
 def _rects(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -108,3 +108,16 @@ def test_lengths_are_numpys_norms_to_the_bit() -> None:
 def test_lengths_refuse_what_is_not_2_vectors() -> None:
     with pytest.raises(ValueError, match="2-vectors"):
         lengths(np.zeros((4, 3), np.float32))
+
+
+def test_within_along_x_finds_every_pair_a_reach_apart_along_x() -> None:
+    rng = np.random.default_rng(12)
+    points = rng.integers(0, 60, (400, 2)).astype(np.float32)  # ties along x
+    others = np.concatenate([points[:150], rng.uniform(-5, 65, (250, 2)).astype(np.float32)])
+    reach = rng.uniform(0, 6, 400)
+    rows, cols = within_along_x(points, others, reach)
+    apart = np.abs(points[:, None, 0].astype(np.float64) - others[None, :, 0])
+    want = set(zip(*np.nonzero(apart <= reach[:, None] + 1.0), strict=True))
+    assert len(rows) == len(want)
+    assert set(zip(rows.tolist(), cols.tolist(), strict=True)) == want
+    assert np.all(np.diff(rows) >= 0)

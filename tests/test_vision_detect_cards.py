@@ -324,6 +324,23 @@ def test_a_small_suit_far_below_its_rank_still_pairs() -> None:
         assert any(detect.quad_iou(q, truth) > 0.9 for q in quads)
 
 
+def test_partners_and_crowds_reach_twice_a_units_height_whatever_else_lies_about() -> None:
+    # Only units near along x are measured (within twice a unit's height): a partner almost
+    # that far away, level with the rank, still pairs, and neighbours that far count in its
+    # crowd, among far more units elsewhere on the photo.
+    rank, suit = _unit(100, 100, 10, 4), _unit(119.5, 100, 6, 5)
+    truth = detect.pair_quad(rank.centre, suit.centre)
+    elsewhere = [_unit(400 + 7 * k, 300 + 3 * k, 5, 4) for k in range(200)]
+    for units in ([rank, suit], [*elsewhere, suit, rank], [rank, *elsewhere, suit]):
+        quads, _ = detect._card_quads(units)
+        assert sum(detect.quad_iou(q, truth) > 0.9 for q in quads) == 1
+    tall = detect.Glyph(np.array([50, 50], np.float32), 20, 6, 90.0, (50, 50, 1, 1))
+    crowd = [_unit(50 + dx, 50 + dy, 3, 3) for dx, dy in ((39, 0), (-39, 0), (0, 39), (27, 27))]
+    quads, scores = detect._card_quads([tall, *crowd, _unit(50, 91, 3, 3), *elsewhere])
+    # Itself and four neighbours within 40 px: a crowd of 2 beyond the first three.
+    assert scores[0] == 1.0 / (1.0 + 0.3 * 2)
+
+
 def test_an_index_read_twice_in_two_frames_is_one_object() -> None:
     centre = np.array([100, 100], np.float32)
     tight = detect.rect_quad(centre, 12, 20, 90.0)

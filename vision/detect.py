@@ -42,7 +42,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.matching import lengths, near_pairs, same_objects
+from vision.matching import lengths, near_pairs, same_objects, within_along_x
 from vision.union_find import linked_groups
 
 Image = npt.NDArray[Any]
@@ -522,6 +522,12 @@ def _card_quads(
     Per unit ``a`` in order: its own quad when it is a lone tall glyph, then one quad per
     partner ``b`` at a suit's distance and size (rank ``a`` over suit ``b``). ``squat_suits``:
     a suit seen small also pairs with a squat rank (see below).
+
+    Only the pairs that can pass are measured: a partner, and a neighbour counted in a
+    unit's crowd, lies within twice the unit's height, so only units that near along x (a
+    pixel spare, sorted along x) are looked at, not all N × N (a textured cloth's mask holds
+    up to 1500 units). The tests and the arithmetic are those of every pair, element by
+    element, so the quads and scores are the same.
     """
     n = len(units)
     if n == 0:
@@ -531,9 +537,10 @@ def _card_quads(
     wid = np.array([u.width for u in units], np.float32)
     ang = np.radians(np.array([u.angle for u in units], np.float32))
     lone = (hgt > 1.7 * np.maximum(wid, 1.0)) & (hgt > 9)
-    diff = c[None, :, :] - c[:, None, :]  # [i, j] = centre j - centre i
+    a, b = within_along_x(c, c, 2.0 * hgt.astype(np.float64))  # unit a, neighbour b
+    diff = c[b] - c[a]  # centre b - centre a
     dist = lengths(diff)
-    ha, hb = hgt[:, None], hgt[None, :]
+    ha, hb = hgt[a], hgt[b]
     ok = (dist > 0.6 * ha) & (dist < 2.0 * ha) & (hb <= 1.6 * ha) & (hb >= 0.4 * ha)
     # A suit seen smaller than that (a club's lobes, a small suit glyph in glare): only right
     # below a rank that stands along the rank→suit axis, or beside a squat rank, which shows
@@ -541,31 +548,36 @@ def _card_quads(
     # Fresh generated scenes (100 each; right / spurious): standard deck 602 / 4 either way
     # (seeds 70 000+) and 590 / 2 -> 591 / 2 (72 000+), All In 613 / 2 (71 000+) and 640 / 6
     # (73 000+) either way; the dev fold 396 / 16 either way (dev-out model); +1.5% proposals.
-    unit = diff / np.maximum(dist, 1e-6)[:, :, None]
-    stands = np.abs(np.cos(ang)[:, None] * unit[:, :, 0] + np.sin(ang)[:, None] * unit[:, :, 1])
-    squat_rank = (ha < 1.25 * np.maximum(wid, 1.0)[:, None]) & squat_suits
+    unit = diff / np.maximum(dist, 1e-6)[:, None]
+    stands = np.abs(np.cos(ang)[a] * unit[:, 0] + np.sin(ang)[a] * unit[:, 1])
+    squat_rank = (ha < 1.25 * np.maximum(wid, 1.0)[a]) & squat_suits
     small_suit = (
         (dist > 0.7 * ha)
         & (dist < 1.3 * ha)
         & (hb >= 0.3 * ha)
         & (hb < 0.4 * ha)
-        & (((stands > 0.9) & (ha > 1.4 * wid[:, None])) | squat_rank)
+        & (((stands > 0.9) & (ha > 1.4 * wid[a])) | squat_rank)
     )
     ok |= small_suit
-    idx = np.arange(n)
     # (b, a) is the same quad half-turned, and the recogniser reads both ways: keep one of
     # the two only where both pass. The tests are not symmetric (distance and size are
     # measured against the rank), so a small suit seen as "rank" often fails them, and
     # dropping its rank-over-suit twin lost the index altogether.
-    ok &= ~((idx[None, :] < idx[:, None]) & ok.T)
-    pi, pj = np.nonzero(ok)
+    passed = np.sort(a[ok] * n + b[ok])
+    if len(passed):
+        twin = b * n + a
+        at = np.minimum(np.searchsorted(passed, twin), len(passed) - 1)
+        ok &= ~((b < a) & (passed[at] == twin))
+    keep = np.nonzero(ok)[0]
+    keep = keep[np.lexsort((b[keep], a[keep]))]  # row by row, as every pair's order
+    pi, pj = a[keep], b[keep]
     # Lone glyph: a 0.72h × 1.2h box along its long side.
     lc, lh, la = c[lone], hgt[lone], ang[lone]
     l_down = np.stack([np.cos(la), np.sin(la)], 1)
     l_quads = _rects(lc, 0.72 * lh, 1.2 * lh, l_down)
     # Pair: as pair_quad, height 2.3 × the rank–suit distance, width 0.62 × height.
-    d = dist[pi, pj]
-    p_down = diff[pi, pj] / np.maximum(d, 1e-6)[:, None]
+    d = dist[keep]
+    p_down = diff[keep] / np.maximum(d, 1e-6)[:, None]
     ph = 2.3 * d
     p_quads = _rects((c[pi] + c[pj]) / 2, 0.62 * ph, ph, p_down)
     allq = np.concatenate([l_quads, p_quads])
@@ -574,18 +586,21 @@ def _card_quads(
     # 10 read as one blob) says nothing either way.
     along = np.abs(np.cos(ang[pi]) * p_down[:, 0] + np.sin(ang[pi]) * p_down[:, 1])
     squat = hgt[pi] < 1.25 * np.maximum(wid[pi], 1.0)
-    # An index stands alone on a plain card face, texture glyphs come in crowds.
-    crowd = np.maximum((dist < 2.0 * ha).sum(axis=1) - 3, 0).astype(np.float64)
+    # An index stands alone on a plain card face, texture glyphs come in crowds (the unit
+    # itself counted, at distance 0).
+    near = np.bincount(a[dist < 2.0 * ha], minlength=n)
+    crowd = np.maximum(near - 3, 0).astype(np.float64)
     score = np.concatenate(
         [
             1.0 / (1.0 + 0.3 * crowd[lone]),
             np.where(squat, 0.7, along)
             # After the usual pairs: where both frame the same index, theirs is kept.
-            * np.where(small_suit[pi, pj], 0.3, 1.0)
+            * np.where(small_suit[keep], 0.3, 1.0)
             / (1.0 + 0.3 * np.maximum(crowd[pi], crowd[pj])),
         ]
     )
     # Per unit: its lone quad first, then its pairs in partner order.
+    idx = np.arange(n)
     keys = np.concatenate([idx[lone] * (n + 1), pi * (n + 1) + 1 + pj])
     order = np.argsort(keys, kind="stable")
     return allq[order], score[order]

@@ -42,6 +42,25 @@ def reach(quads: np.ndarray) -> np.ndarray:
     return np.asarray(1.1 * lengths(q - q.mean(axis=1)[:, None]).max(axis=1) + 1.0)
 
 
+def within_along_x(
+    points: np.ndarray, others: np.ndarray, reach: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, cols): every pair of ``points`` (N x 2) and ``others`` (M x 2) whose x lie
+    within ``reach[row]`` of each other, with a pixel spare: an other further than a point's
+    reach plus one along x is further than its reach whatever the float32 rounding of a
+    distance measured later. Found by sorting ``others`` along x, not by measuring every
+    pair; rows in order, each row's columns in the order of their x."""
+    order = np.argsort(others[:, 0], kind="stable")
+    xs = others[order, 0].astype(np.float64)
+    x = points[:, 0].astype(np.float64)
+    lo = np.searchsorted(xs, x - reach - 1.0, side="left")
+    hi = np.searchsorted(xs, x + reach + 1.0, side="right")
+    counts = np.maximum(hi - lo, 0)
+    rows = np.repeat(np.arange(len(points)), counts)
+    first = np.repeat(lo - (np.cumsum(counts) - counts), counts)
+    return rows, order[np.arange(len(rows)) + first]
+
+
 def near_pairs(quads: np.ndarray, frames: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(rows, cols): the pairs of ``quads`` and ``frames`` (float32, N x 4 x 2 and M x 4 x 2)
     whose centres lie no further apart than the smaller of their reaches (:func:`reach`),
@@ -54,19 +73,9 @@ def near_pairs(quads: np.ndarray, frames: np.ndarray) -> tuple[np.ndarray, np.nd
         return np.zeros(0, np.intp), np.zeros(0, np.intp)
     cq, cf = q.mean(axis=1), f.mean(axis=1)
     rq, rf = reach(q), reach(f)
-    order = np.argsort(cf[:, 0], kind="stable")
-    xs = cf[order, 0].astype(np.float64)
-    # A pixel spare: a frame further than a quad's reach plus one along x is further than
-    # its reach whatever the float32 rounding of the distance.
-    x = cq[:, 0].astype(np.float64)
-    lo = np.searchsorted(xs, x - rq - 1.0, side="left")
-    hi = np.searchsorted(xs, x + rq + 1.0, side="right")
-    counts = np.maximum(hi - lo, 0)
-    rows = np.repeat(np.arange(len(q)), counts)
-    first = np.repeat(lo - (np.cumsum(counts) - counts), counts)
-    cols = order[np.arange(len(rows)) + first]
+    rows, cols = within_along_x(cq, cf, rq)
     d = cf[cols] - cq[rows]
-    apart = np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])
+    apart = lengths(d)
     near = apart <= np.minimum(rf[cols], rq[rows])
     return rows[near], cols[near]
 
