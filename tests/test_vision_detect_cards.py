@@ -341,6 +341,21 @@ def test_partners_and_crowds_reach_twice_a_units_height_whatever_else_lies_about
     assert scores[0] == 1.0 / (1.0 + 0.3 * 2)
 
 
+def test_glyphs_side_by_side_are_grouped_as_far_apart_as_their_sizes_allow() -> None:
+    # Only glyphs near along x are measured: the smaller of two glyphs 1.35 times apart in
+    # height, listed first, still groups with the larger one just under 0.45 of their
+    # heights' sum away (42.2 px for 40 and 54), among many glyphs elsewhere.
+    small, large = _unit(100, 100, 40, 20), _unit(142.2, 100, 54, 20)
+    elsewhere = [_unit(400 + 7 * k, 300 + 3 * k, 5, 4) for k in range(200)]
+
+    def together(a: detect.Glyph, b: detect.Glyph, groups: list[list[detect.Glyph]]) -> bool:
+        return any(any(x is a for x in g) and any(x is b for x in g) for g in groups)
+
+    assert together(small, large, detect.group_glyphs([small, large, *elsewhere]))
+    farther = _unit(142.4, 100, 54, 20)  # 0.45 of the sum is 42.3 px
+    assert not together(small, farther, detect.group_glyphs([small, farther]))
+
+
 def test_an_index_read_twice_in_two_frames_is_one_object() -> None:
     centre = np.array([100, 100], np.float32)
     tight = detect.rect_quad(centre, 12, 20, 90.0)

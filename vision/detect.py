@@ -198,14 +198,20 @@ def group_glyphs(found: list[Glyph], rings: bool = False) -> list[list[Glyph]]:
         return []
     centres = np.array([g.centre for g in found], np.float32)
     heights = np.array([g.height for g in found], np.float32)
-    dist = lengths(centres[:, None] - centres[None])
-    near = dist < 0.45 * (heights[:, None] + heights[None])
-    ratio = np.maximum(heights[:, None], heights[None]) / np.maximum(
-        1.0, np.minimum(heights[:, None], heights[None])
-    )
+    # Two glyphs of heights within 1.35 of each other lie within 0.45 of their heights'
+    # sum only within 1.0575 of the first one's height: only glyphs that near along x are
+    # measured (:func:`vision.matching.within_along_x`), not every pair, in the same
+    # element-wise arithmetic.
+    first, second = within_along_x(centres, centres, 1.06 * heights.astype(np.float64))
+    first, second = first[first < second], second[first < second]
+    h1, h2 = heights[first], heights[second]
+    near = lengths(centres[second] - centres[first]) < 0.45 * (h1 + h2)
+    ratio = np.maximum(h1, h2) / np.maximum(1.0, np.minimum(h1, h2))
+    pairs = np.nonzero(near & (ratio <= 1.35))[0]
+    pairs = pairs[np.lexsort((second[pairs], first[pairs]))]  # every pair's order, row by row
 
     def side_by_side() -> Iterator[tuple[int, int]]:
-        for i, j in zip(*np.nonzero(np.triu(near & (ratio <= 1.35), 1)), strict=True):
+        for i, j in zip(first[pairs], second[pairs], strict=True):
             a, b = found[int(i)], found[int(j)]
             # Side by side: the offset is across the glyphs' long axis, not along it.
             ang = math.radians(a.angle if abs(a.angle - b.angle) >= 45 else (a.angle + b.angle) / 2)
