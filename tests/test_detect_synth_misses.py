@@ -461,3 +461,24 @@ def test_a_double_joker_is_framed_along_its_faces_diagonal(
     assert read_jokers() == len(jokers)
     monkeypatch.setattr("vision.detect.DJ_DIAGONALS", ())
     assert read_jokers() == len(jokers) - 1
+
+
+def _blob(x: float, y: float, h: float) -> detect.Glyph:
+    return detect.Glyph(np.array([x, y], np.float32), h, h / 2, 90.0, (int(x), int(y), 1, 1))
+
+
+def test_crowding_and_row_direction_reach_as_far_as_their_rules() -> None:
+    # Only blobs near along x are measured: a neighbour level with a blob just inside 1.5 of
+    # its height crowds it, and a number just inside 1.5 tile widths sets its row's direction,
+    # among many blobs elsewhere.
+    elsewhere = [_blob(600 + 7 * k, 400 + 3 * k, 5) for k in range(200)]
+    blob = _blob(100, 100, 20)
+    counts, beyond = detect._crowdings([blob, _blob(129.5, 100, 20), *elsewhere], 0.5)
+    assert counts[0] == 1 and beyond[0] == 1
+    counts, _ = detect._crowdings([blob, _blob(130.5, 100, 20)], 0.5)
+    assert counts[0] == 0
+    width = 20 * detect.DIGIT_TO_TILE * detect.TILE_ASPECT  # 46.08 px
+    number = _blob(100, 100, 20)
+    beside = _blob(100 + 1.49 * width, 100, 20)
+    assert detect._row_directions([number, *elsewhere, beside])[0] == 0.0
+    assert detect._row_directions([number, _blob(100 + 1.51 * width, 100, 20)])[0] is None

@@ -1215,40 +1215,50 @@ def _crowdings(
     units: list[Glyph], inner: float
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """(:func:`_crowding` of each blob, the same counting only blobs ``inner`` heights or
-    more away) from one distance matrix: with thousands of blobs on a knitted blanket it
-    is the costly part (~50 ms for 1000)."""
+    more away) from one set of distances: with thousands of blobs on a knitted blanket it
+    is the costly part. Only blobs within 1.5 heights along x are measured
+    (:func:`vision.matching.within_along_x`), as no other can count."""
     if not units:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     c = np.array([u.centre for u in units], np.float32)
     h = np.array([u.height for u in units], np.float32)
-    d = lengths(c[:, None] - c[None])
-    near = (d < 1.5 * h[:, None]) & (h[None] > 0.5 * h[:, None])
-    counts: npt.NDArray[np.int64] = near.sum(axis=1).astype(np.int64) - 1
+    a, b = within_along_x(c, c, 1.5 * h.astype(np.float64))
+    d = lengths(c[b] - c[a])
+    near = (d < 1.5 * h[a]) & (h[b] > 0.5 * h[a])
+    counts: npt.NDArray[np.int64] = np.bincount(a[near], minlength=len(units)).astype(np.int64) - 1
     if not inner:
         return counts, counts
     # A blob's own centre (distance 0) is inside ``inner``: no longer counted, so no -1.
-    beyond: npt.NDArray[np.int64] = (near & (d >= inner * h[:, None])).sum(axis=1).astype(np.int64)
+    far = near & (d >= inner * h[a])
+    beyond: npt.NDArray[np.int64] = np.bincount(a[far], minlength=len(units)).astype(np.int64)
     return counts, beyond
 
 
 def _row_directions(units: list[Glyph], max_ratio: float = 1.3) -> list[float | None]:
     """For each number, the direction (degrees) to its nearest neighbour of the same size one
-    tile width away: along a row or a rack, that is the tiles' "across" axis."""
+    tile width away: along a row or a rack, that is the tiles' "across" axis. Only numbers
+    within 1.5 tile widths along x are measured (:func:`vision.matching.within_along_x`);
+    of equally near ones, the first listed."""
     if not units:
         return []
     centres = np.array([u.centre for u in units], np.float32)
     heights = np.array([u.height for u in units], np.float32)
-    dist = lengths(centres[:, None] - centres[None])
     tile_w = heights * DIGIT_TO_TILE * TILE_ASPECT
-    ratio = np.maximum(heights[:, None], heights[None]) / np.maximum(
-        1.0, np.minimum(heights[:, None], heights[None])
-    )
-    ok = (dist > 0.7 * tile_w[:, None]) & (dist < 1.5 * tile_w[:, None]) & (ratio < max_ratio)
-    dist = np.where(ok, dist, np.inf)
+    a, b = within_along_x(centres, centres, 1.5 * tile_w.astype(np.float64))
+    dist = lengths(centres[b] - centres[a])
+    ha, hb = heights[a], heights[b]
+    ratio = np.maximum(ha, hb) / np.maximum(1.0, np.minimum(ha, hb))
+    ok = (dist > 0.7 * tile_w[a]) & (dist < 1.5 * tile_w[a]) & (ratio < max_ratio)
+    a, b, dist = a[ok], b[ok], dist[ok]
+    first = np.lexsort((b, dist, a))  # by unit, nearest first, then in the units' order
+    a, b = a[first], b[first]
+    nearest = np.full(len(units), -1)
+    lead = np.ones(len(a), bool)
+    lead[1:] = a[1:] != a[:-1]
+    nearest[a[lead]] = b[lead]
     out: list[float | None] = []
-    for i in range(len(units)):
-        j = int(np.argmin(dist[i]))
-        if not np.isfinite(dist[i, j]):
+    for i, j in enumerate(nearest.tolist()):
+        if j < 0:
             out.append(None)
             continue
         d = centres[j] - centres[i]
