@@ -569,13 +569,8 @@ def _card_quads(
     # the two only where both pass. The tests are not symmetric (distance and size are
     # measured against the rank), so a small suit seen as "rank" often fails them, and
     # dropping its rank-over-suit twin lost the index altogether.
-    passed = np.sort(a[ok] * n + b[ok])
-    if len(passed):
-        twin = b * n + a
-        at = np.minimum(np.searchsorted(passed, twin), len(passed) - 1)
-        ok &= ~((b < a) & (passed[at] == twin))
-    keep = np.nonzero(ok)[0]
-    keep = keep[np.lexsort((b[keep], a[keep]))]  # row by row, as every pair's order
+    ok &= ~((b < a) & np.isin(b * n + a, a[ok] * n + b[ok]))
+    keep = np.nonzero(ok)[0]  # in any order: the quads are ordered by unit below
     pi, pj = a[keep], b[keep]
     # Lone glyph: a 0.72h × 1.2h box along its long side.
     lc, lh, la = c[lone], hgt[lone], ang[lone]
