@@ -182,7 +182,7 @@ def enrolment() -> dict[str, Any]:
     ``after_other_layouts``: the same scenes read after enrolling from other layout photos
     (how much the one capture decides)."""
     from host.cli.enroll import deck_order, default_grid
-    from vision import detect, synth_unseen
+    from vision import detect_cards, detect_tiles, synth_unseen
     from vision.enrol_session import Enrolment
     from vision.matching import same_object
     from vision.reader import TableReader
@@ -210,9 +210,9 @@ def enrolment() -> dict[str, Any]:
         for scene in scenes:
             image = scene.image
             quads = (
-                detect.tile_candidates(image)
+                detect_tiles.tile_candidates(image)
                 if game == "rummikub"
-                else detect.card_candidates(image)
+                else detect_cards.card_candidates(image)
             )
             proposed += sum(any(same_object(q, t.quad) for q in quads) for t in scene.truths)
         before = _read_scenes(reader, scenes)
@@ -387,7 +387,7 @@ def fcc_reading(game: str, seeds: dict[str, tuple[int, int]] | None = None) -> d
     read whole (Four Color), the top of the discard pile (Cactus), and time per image;
     ``seeds``: split -> (first seed, tables), :data:`FCC_SEEDS` by default."""
     from vision import evaluate_fcc
-    from vision.detect import quad_iou
+    from vision.overlaps import quad_iou
     from vision.reader import TableReader
 
     reader = TableReader(game)  # type: ignore[arg-type]
@@ -440,7 +440,7 @@ def fcc_localisation() -> dict[str, Any]:
     at least 60% shown, in melds and in fanned hands; Cactus name bands (overlap 0.5, right
     way up) at least 80% shown, on top of the pile, under it, and in rows."""
     from vision import detect_cactus, synth_cactus
-    from vision.detect import quad_iou
+    from vision.overlaps import quad_iou
 
     fc: dict[str, list[int]] = {"meld": [0, 0], "hand": [0, 0]}
     for seed in range(20):

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision import art_words, detect, reader, synth
+from vision import art_words, detect, overlaps, reader, synth
 from vision.card_mates import MATE_SURE
 from vision.reader import TableReader
 
-WORDS = detect.WORD_LABELS
+WORDS = overlaps.WORD_LABELS
 
 
 def frame(cx: float, cy: float, w: float = 20, h: float = 40) -> np.ndarray:

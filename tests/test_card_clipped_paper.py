@@ -1,4 +1,4 @@
-"""Faint card print on paper that the light clipped to white (detect.CLIPPED_PAPER)."""
+"""Faint card print on paper that the light clipped to white (detect_cards.CLIPPED_PAPER)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import detect, synth
+from vision import detect_cards, synth
 from vision.evaluate import score
 from vision.reader import TableReader
 
@@ -22,9 +22,9 @@ def _table(paper: int, print_grey: int) -> np.ndarray:
 
 def _extra_mask(img: np.ndarray) -> list[np.ndarray]:
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    assert float(np.percentile(grey, 1)) <= detect.WASHED_GREY  # not washed out as a whole
-    plain = detect.card_ink_masks(img, (9,), washed=True)
-    more = detect.card_ink_masks(img, (9,), washed=True, clipped=True)
+    assert float(np.percentile(grey, 1)) <= detect_cards.WASHED_GREY  # not washed out as a whole
+    plain = detect_cards.card_ink_masks(img, (9,), washed=True)
+    more = detect_cards.card_ink_masks(img, (9,), washed=True, clipped=True)
     assert np.array_equal(more[0], plain[0])
     return more[len(plain) :]
 
@@ -34,7 +34,7 @@ def test_faint_print_on_clipped_paper_is_looked_at_from_the_washed_level() -> No
     (extra,) = _extra_mask(img)
     stroke = (img[..., 0] < 245) & (img[..., 0] > 200)
     assert extra[stroke].mean() > 0.9
-    assert detect.card_ink_masks(img, (9,))[0][stroke].mean() < 0.1
+    assert detect_cards.card_ink_masks(img, (9,))[0][stroke].mean() < 0.1
 
 
 def test_paper_that_is_not_clipped_adds_no_mask() -> None:
@@ -50,9 +50,9 @@ def test_a_pale_index_on_a_dark_table_under_bright_light_is_read(
     # ink floor on its clipped face.
     scene = synth.card_scene(np.random.default_rng(seed), "allin")
     grey = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
-    assert float(np.percentile(grey, 1)) <= detect.WASHED_GREY
+    assert float(np.percentile(grey, 1)) <= detect_cards.WASHED_GREY
     truths = [t for t in scene.truths if t.label == label]
     reader = TableReader("allin")
     right = score(reader.read(scene.image).objects, truths).right
-    monkeypatch.setattr(detect, "CLIPPED_PAPER", 256)  # no paper is ever clipped
+    monkeypatch.setattr(detect_cards, "CLIPPED_PAPER", 256)  # no paper is ever clipped
     assert score(reader.read(scene.image).objects, truths).right == right - 1

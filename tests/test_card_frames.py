@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision import detect, synth
+from vision import detect, overlaps, synth
 from vision.crops import reframed
 from vision.labels import NONE
 from vision.matching import same_object
@@ -55,10 +55,10 @@ def test_prefer_typical_either_way_counts_a_frame_holding_the_others_centre() ->
     quads = [tall, own, *typical]
     labels = ["2c", "2c", "3c", "4c", "5c"]
     scores = [0.97, 0.96, 0.99, 0.99, 0.99]
-    assert not detect.centre_within(tall, own) and detect.centre_within(own, tall)
-    one_way = detect.prefer_typical(quads, labels, scores)
+    assert not overlaps.centre_within(tall, own) and overlaps.centre_within(own, tall)
+    one_way = overlaps.prefer_typical(quads, labels, scores)
     assert one_way[0] > one_way[1]
-    both = detect.prefer_typical(quads, labels, scores, either=True)
+    both = overlaps.prefer_typical(quads, labels, scores, either=True)
     assert both[1] > both[0]
 
 

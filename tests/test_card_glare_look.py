@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tests.enrol_helpers import one_print_deck
-from vision import detect, glare_look, synth, synth_unseen
+from vision import detect_cards, glare_look, overlaps, synth, synth_unseen
 from vision.evaluate import Score, score
 from vision.matching import same_object
 from vision.reader import TableReader
@@ -32,7 +32,7 @@ def test_an_index_on_clipped_paper_is_proposed_at_the_photos_own_size(
 ) -> None:
     washed = [np.asarray(t.quad, np.float32) for t in glare_scene.truths if t.label == "10C"]
     assert len(washed) == 2
-    first = detect.card_candidates(glare_scene.image)
+    first = detect_cards.card_candidates(glare_scene.image)
     assert not any(_covers(first, t) for t in washed)
     again = glare_look.proposals(glare_scene.image, [])
     assert any(_covers(again, t) for t in washed)
@@ -42,19 +42,19 @@ def test_proposals_are_kept_only_about_as_wide_as_the_indices_read(
     glare_scene: synth.Scene,
 ) -> None:
     every = glare_look.proposals(glare_scene.image, [])
-    widths = [detect.short_side(q) for q in every]
+    widths = [overlaps.short_side(q) for q in every]
     typical = float(np.median(widths))
     sized = glare_look.proposals(glare_scene.image, [typical])
     lo, hi = glare_look.SIZES
     assert 0 < len(sized) < len(every)
-    assert all(lo * typical <= detect.short_side(q) <= hi * typical for q in sized)
+    assert all(lo * typical <= overlaps.short_side(q) <= hi * typical for q in sized)
 
 
 def test_a_photo_seen_at_its_own_size_or_without_clipped_paper_is_not_looked_at_again(
     glare_scene: synth.Scene,
 ) -> None:
     image = glare_scene.image
-    small = image[: detect.CARD_WORK_SIDE, : detect.CARD_WORK_SIDE]
+    small = image[: detect_cards.CARD_WORK_SIDE, : detect_cards.CARD_WORK_SIDE]
     assert glare_look.looked_at_again(image)
     assert not glare_look.looked_at_again(small)
     assert glare_look.proposals(small, []) == []

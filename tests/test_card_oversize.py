@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tests.injected_reads import inject_read
-from vision import detect, reader, synth
+from vision import overlaps, reader, synth
 from vision.evaluate import score
 from vision.reader import TableReader
 from vision.recognise import Read
@@ -26,7 +26,7 @@ def _box(x: float, y: float, w: float, h: float) -> np.ndarray:
 
 def test_a_frame_over_three_times_the_photos_index_width_is_dropped() -> None:
     quads = [_box(10 * k, 0, 20, 32) for k in range(5)] + [_box(0, 100, 61, 200)]
-    assert detect.short_side(quads[-1]) == pytest.approx(61)
+    assert overlaps.short_side(quads[-1]) == pytest.approx(61)
     assert reader._index_sized(quads, list(range(6))) == [0, 1, 2, 3, 4]
     # Up to three times as wide stays: a joker's word, a loose frame of a near card.
     quads[-1] = _box(0, 100, 59, 200)

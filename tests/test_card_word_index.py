@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from tests.enrol_helpers import one_print_deck
-from vision import datasets, detect
+from vision import datasets, overlaps
 from vision.detect import rect_quad
 from vision.matching import same_object
 from vision.reader import WORD_MIN_CONFIDENCE, TableReader
@@ -33,7 +33,7 @@ def test_overlapping_reads_of_a_word_are_one_read_framed_around_its_parts() -> N
     queen = rect_quad(np.array([175.0, 100.0], np.float32), 40, 60, 90.0)
     quads = [*parts, card, queen]
     labels = ["X", "X", "X", "X", "QH"]
-    kept, frames = detect.join_words(quads, labels, [0.95, 0.99, 0.9, 0.97, 0.8])
+    kept, frames = overlaps.join_words(quads, labels, [0.95, 0.99, 0.9, 0.97, 0.8])
     assert kept == [1, 4]
     frame = frames[1]
     xs, ys = frame[:, 0], frame[:, 1]
@@ -42,7 +42,7 @@ def test_overlapping_reads_of_a_word_are_one_read_framed_around_its_parts() -> N
     assert (ys.min(), ys.max()) == (70, 130)
     assert float(_down(frame) @ _down(parts[1])) > 0  # the same way up as the surest part
     # Without joining, drop_repeats leaves all three parts: none holds another's centre.
-    assert len(detect.drop_repeats(parts, ["X"] * 3, [0.95, 0.99, 0.9])) == 3
+    assert len(overlaps.drop_repeats(parts, ["X"] * 3, [0.95, 0.99, 0.9])) == 3
 
 
 def test_a_letter_of_a_word_read_as_an_index_is_part_of_the_word() -> None:
@@ -50,9 +50,9 @@ def test_a_letter_of_a_word_read_as_an_index_is_part_of_the_word() -> None:
     letter = rect_quad(np.array([60.0, 100.0], np.float32), 30, 45, 90.0)  # its J
     beside = rect_quad(np.array([100.0, 200.0], np.float32), 30, 45, 90.0)  # an index below
     quads, labels = [word, letter, beside], ["X", "JH", "QS"]
-    assert detect.word_parts(quads, labels, [0.99, 0.8, 0.9]) == [0, 2]
+    assert overlaps.word_parts(quads, labels, [0.99, 0.8, 0.9]) == [0, 2]
     # A letter read surer than the word is the index, the word a misreading around it.
-    assert detect.word_parts(quads, labels, [0.7, 0.8, 0.9]) == [0, 1, 2]
+    assert overlaps.word_parts(quads, labels, [0.7, 0.8, 0.9]) == [0, 1, 2]
 
 
 def test_a_word_frame_around_several_indices_is_no_word() -> None:
@@ -60,13 +60,13 @@ def test_a_word_frame_around_several_indices_is_no_word() -> None:
     card = rect_quad(np.array([100.0, 100.0], np.float32), 120, 180, 90.0)
     corners = [rect_quad(np.array(c, np.float32), 20, 34, 90.0) for c in ((55, 30), (145, 170))]
     quads, labels = [card, *corners], ["X", "7S", "7S"]
-    assert detect.word_parts(quads, labels, [0.98, 0.9, 0.93]) == [1, 2]
+    assert overlaps.word_parts(quads, labels, [0.98, 0.9, 0.93]) == [1, 2]
 
 
 def test_word_reads_apart_stay_apart() -> None:
     a = rect_quad(np.array([60.0, 100.0], np.float32), 40, 60, 30.0)
     b = rect_quad(np.array([300.0, 400.0], np.float32), 40, 60, 210.0)
-    kept, frames = detect.join_words([a, b], ["X", "X"], [0.9, 0.99])
+    kept, frames = overlaps.join_words([a, b], ["X", "X"], [0.9, 0.99])
     assert kept == [0, 1] and not frames
 
 
@@ -112,7 +112,7 @@ def test_a_letter_of_a_kept_word_is_not_added_back_as_its_cards_other_corner() -
     word = rect_quad(np.array([100.0, 100.0], np.float32), 60, 190, 0.0)
     letter = rect_quad(np.array([45.0, 100.0], np.float32), 30, 85, 90.0)
     beside = rect_quad(np.array([100.0, 200.0], np.float32), 30, 45, 90.0)
-    assert detect.quad_iou(letter, word) < 0.3
+    assert overlaps.quad_iou(letter, word) < 0.3
     quads = [word, letter, beside, letter, letter]
     reads = [
         *(_read("X", 0.99), _read("JH", 0.96), _read("QS", 0.9)),

@@ -9,14 +9,14 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import detect, synth
+from vision import detect, detect_cards, detect_tiles, overlaps, synth
 from vision.evaluate import score
 from vision.matching import aligned, same_object
 from vision.reader import TableReader
 
 
 def _tiles_proposed(scene: synth.Scene) -> int:
-    quads = detect.tile_candidates(scene.image)
+    quads = detect_tiles.tile_candidates(scene.image)
     return sum(
         any(same_object(q, t.quad) and aligned(q, t.quad) for q in quads) for t in scene.truths
     )
@@ -37,7 +37,7 @@ def test_washed_out_card_indices_are_proposed() -> None:
     # that set the ink threshold, and three of the four readable indices gave no proposal.
     scene = synth.card_scene(np.random.default_rng(40_023))
     assert scene.conditions["lighting"] == "bright"
-    quads = detect.card_candidates(scene.image)
+    quads = detect_cards.card_candidates(scene.image)
     missed = [t.label for t in scene.truths if not any(same_object(q, t.quad) for q in quads)]
     assert missed == []
 
@@ -56,15 +56,15 @@ def _rect(cx: float, cy: float, w: float, h: float) -> detect.Quad:
 
 def test_a_number_framed_alone_ranks_below_its_whole_tile() -> None:
     tile, face, other = _rect(100, 100, 72, 100), _rect(102, 98, 30, 40), _rect(300, 100, 20, 30)
-    ranks = detect.prefer_whole([tile, face, other], ["MJ", "MJ", "MJ"], [0.93, 0.97, 0.99])
+    ranks = overlaps.prefer_whole([tile, face, other], ["MJ", "MJ", "MJ"], [0.93, 0.97, 0.99])
     assert ranks[1] < ranks[0]  # inside the tile: the tile wins the overlap
     assert ranks[0] == 0.93 and ranks[2] == 0.99  # a read elsewhere keeps its score
-    kept = detect.suppress([tile, face, other], ranks)
+    kept = overlaps.suppress([tile, face, other], ranks)
     assert sorted(kept) == [0, 2]
     # Another label inside the tile, or a frame not much smaller, is left alone.
-    assert detect.prefer_whole([tile, face], ["MJ", "J"], [0.9, 0.97]) == [0.9, 0.97]
+    assert overlaps.prefer_whole([tile, face], ["MJ", "J"], [0.9, 0.97]) == [0.9, 0.97]
     near = _rect(100, 100, 60, 80)
-    assert detect.prefer_whole([tile, near], ["k4", "k4"], [0.9, 0.97]) == [0.9, 0.97]
+    assert overlaps.prefer_whole([tile, near], ["k4", "k4"], [0.9, 0.97]) == [0.9, 0.97]
 
 
 def test_of_two_frames_of_one_tile_the_one_of_the_photos_tile_size_wins() -> None:
@@ -75,12 +75,12 @@ def test_of_two_frames_of_one_tile_the_one_of_the_photos_tile_size_wins() -> Non
     off = _rect(156, 100, 58, 80)
     quads, labels = [*row, off], ["r9", "r10", "r11", "r12", "r10"]
     scores = [0.93, 0.92, 0.93, 0.93, 0.93]
-    ranks = detect.prefer_typical(quads, labels, scores)
+    ranks = overlaps.prefer_typical(quads, labels, scores)
     assert ranks[4] < ranks[1] == 0.92  # the tile-sized frame ranks first
-    assert sorted(detect.suppress(quads, ranks)) == [0, 1, 2, 3]
+    assert sorted(overlaps.suppress(quads, ranks)) == [0, 1, 2, 3]
     # Clearly surer, the off-size frame keeps its rank; nor does another label lose its own.
-    assert detect.prefer_typical(quads, labels, [0.93, 0.85, 0.93, 0.93, 0.93])[4] == 0.93
-    assert detect.prefer_typical(quads, [*labels[:4], "k10"], scores)[4] == 0.93
+    assert overlaps.prefer_typical(quads, labels, [0.93, 0.85, 0.93, 0.93, 0.93])[4] == 0.93
+    assert overlaps.prefer_typical(quads, [*labels[:4], "k10"], scores)[4] == 0.93
 
 
 def test_the_frame_of_the_photos_tile_size_wins_over_a_chain_of_worse_fits() -> None:
@@ -95,9 +95,9 @@ def test_the_frame_of_the_photos_tile_size_wins_over_a_chain_of_worse_fits() -> 
     )
     quads = [*row, right, wider, largest]
     labels = ["k1", "k2", "k3", "k4", "o11", "o11", "o11"]
-    ranks = detect.prefer_typical(quads, labels, [0.93, 0.93, 0.93, 0.93, 0.903, 0.936, 0.966])
+    ranks = overlaps.prefer_typical(quads, labels, [0.93, 0.93, 0.93, 0.93, 0.903, 0.936, 0.966])
     assert ranks[4] > ranks[5] and ranks[4] > ranks[6]
-    assert 4 in detect.suppress(quads, ranks, nested=True)
+    assert 4 in overlaps.suppress(quads, ranks, nested=True)
 
 
 def test_a_small_read_inside_a_tile_is_a_part_of_it_for_tiles_only() -> None:
@@ -105,12 +105,12 @@ def test_a_small_read_inside_a_tile_is_a_part_of_it_for_tiles_only() -> None:
     # its area, whose centre lies inside the tile but too far from its centre, and with too
     # little overlap, for either usual clash.
     tile, part = _rect(500, 375, 300, 417), _rect(500, 500, 68, 95)
-    assert sorted(detect.suppress([tile, part], [0.91, 0.54])) == [0, 1]
-    assert detect.suppress([tile, part], [0.91, 0.54], nested=True) == [0]
+    assert sorted(overlaps.suppress([tile, part], [0.91, 0.54])) == [0, 1]
+    assert overlaps.suppress([tile, part], [0.91, 0.54], nested=True) == [0]
     # The surer of the two stays, whichever is the larger; tiles side by side both stay.
-    assert detect.suppress([tile, part], [0.5, 0.9], nested=True) == [1]
+    assert overlaps.suppress([tile, part], [0.5, 0.9], nested=True) == [1]
     beside = _rect(820, 375, 300, 417)
-    assert sorted(detect.suppress([tile, beside], [0.9, 0.8], nested=True)) == [0, 1]
+    assert sorted(overlaps.suppress([tile, beside], [0.9, 0.8], nested=True)) == [0, 1]
 
 
 @pytest.mark.parametrize(("seed", "right"), [(70_109, 41), (70_044, 42)])
@@ -132,7 +132,7 @@ def test_light_indices_of_a_dark_card_in_dim_light_are_proposed() -> None:
     # grey levels above the face, under the fixed floor of 40 the light-print mask had.
     scene = synth.card_scene(np.random.default_rng(40_015), "allin")
     assert scene.conditions["lighting"] == "dim"
-    quads = detect.card_candidates(scene.image)
+    quads = detect_cards.card_candidates(scene.image)
     nines = [t for t in scene.truths if t.label == "9c"]
     assert len(nines) == 2
     # Neither was proposed before; the one in the fainter corner still is not.
@@ -149,7 +149,7 @@ def test_a_joker_on_a_dark_table_is_proposed_from_its_face() -> None:
     scene = synth.tile_scene(np.random.default_rng(70_089))
     assert scene.conditions["lighting"] == "dim"
     joker = next(t for t in scene.truths if t.label == "J")
-    assert _proposed(detect.tile_candidates(scene.image), joker.quad)
+    assert _proposed(detect_tiles.tile_candidates(scene.image), joker.quad)
 
 
 def _faces(angle: float, count: int, touching_corner: bool = False) -> tuple[Any, list[Any]]:
@@ -177,7 +177,7 @@ def test_rows_of_blank_faces_are_cut_into_tiles() -> None:
     for angle, count in ((0.0, 1), (20.0, 3), (-35.0, 5)):
         image, truths = _faces(angle, count)
         lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
-        quads = detect.face_tiles(lab)
+        quads = detect_tiles.face_tiles(lab)
         assert all(_proposed(quads, t) for t in truths), (angle, count)
 
 
@@ -188,9 +188,9 @@ def test_two_touching_faces_are_also_proposed_as_two_tiles(
     # was proposed as one tile, and neither tile had a frame of its own.
     image, truths = _faces(15.0, 2)
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
-    assert all(_proposed(detect.face_tiles(lab), t) for t in truths)
-    monkeypatch.setattr(detect, "FACE_PAIR", False)
-    assert not any(_proposed(detect.face_tiles(lab), t) for t in truths)
+    assert all(_proposed(detect_tiles.face_tiles(lab), t) for t in truths)
+    monkeypatch.setattr(detect_tiles, "FACE_PAIR", False)
+    assert not any(_proposed(detect_tiles.face_tiles(lab), t) for t in truths)
 
 
 def test_faces_on_a_dark_rack_on_a_pale_table_are_found() -> None:
@@ -205,9 +205,9 @@ def test_faces_on_a_dark_rack_on_a_pale_table_are_found() -> None:
     for q in truths:
         cv2.fillConvexPoly(image, q.astype(np.int32), (236, 232, 225))
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
-    assert all(_proposed(detect.face_tiles(lab, nested=True), t) for t in truths)
+    assert all(_proposed(detect_tiles.face_tiles(lab, nested=True), t) for t in truths)
     # Training and enrolment frames stay as the shipped models learnt them.
-    assert not any(_proposed(detect.face_tiles(lab), t) for t in truths)
+    assert not any(_proposed(detect_tiles.face_tiles(lab), t) for t in truths)
 
 
 def test_unseen_tiles_on_a_rack_on_a_pale_table_are_read() -> None:
@@ -226,7 +226,7 @@ def test_unseen_tiles_on_a_rack_on_a_pale_table_are_read() -> None:
 
 def test_tiles_touching_at_a_corner_are_parted() -> None:
     image, truths = _faces(25.0, 2, touching_corner=True)
-    quads = detect.face_tiles(cv2.cvtColor(image, cv2.COLOR_BGR2LAB))
+    quads = detect_tiles.face_tiles(cv2.cvtColor(image, cv2.COLOR_BGR2LAB))
     assert _proposed(quads, truths[-1])  # the lone tile, merged with the row before parting
 
 
@@ -241,21 +241,21 @@ def test_faces_are_found_in_the_colour_of_the_light() -> None:
     # whose numbers the ink masks lost (a striped cloth crowds them) were never framed.
     image, truths = _faces(20.0, 3)
     lab = cv2.cvtColor(_warm(image), cv2.COLOR_BGR2LAB)
-    a, b = detect.light_tint(lab)
-    assert abs(a - 128) + abs(b - 128) > detect.FACE_CHROMA  # past the grey test...
-    assert not any(_proposed(detect.face_tiles(lab), t) for t in truths)
+    a, b = detect_tiles.light_tint(lab)
+    assert abs(a - 128) + abs(b - 128) > detect_tiles.FACE_CHROMA  # past the grey test...
+    assert not any(_proposed(detect_tiles.face_tiles(lab), t) for t in truths)
     # ...and grey again measured from the light's own colour.
-    assert all(_proposed(detect.face_tiles(lab, tinted=True), t) for t in truths)
+    assert all(_proposed(detect_tiles.face_tiles(lab, tinted=True), t) for t in truths)
 
 
 def test_the_light_tint_is_white_for_white_light_and_capped_for_a_coloured_table() -> None:
     image, _ = _faces(0.0, 2)
-    a, b = detect.light_tint(cv2.cvtColor(image, cv2.COLOR_BGR2LAB))
+    a, b = detect_tiles.light_tint(cv2.cvtColor(image, cv2.COLOR_BGR2LAB))
     assert abs(a - 128) + abs(b - 128) < 15  # the faces' own faint cream
     # A bright yellow cloth filling the picture is no light: the tint stops at TINT_MAX.
     yellow = np.full((200, 300, 3), (0, 230, 250), np.uint8)
-    a, b = detect.light_tint(cv2.cvtColor(yellow, cv2.COLOR_BGR2LAB))
-    assert abs(a - 128) + abs(b - 128) == pytest.approx(detect.TINT_MAX, abs=1e-3)
+    a, b = detect_tiles.light_tint(cv2.cvtColor(yellow, cv2.COLOR_BGR2LAB))
+    assert abs(a - 128) + abs(b - 128) == pytest.approx(detect_tiles.TINT_MAX, abs=1e-3)
 
 
 def test_tiles_on_a_striped_cloth_in_warm_light_are_read(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -266,14 +266,14 @@ def test_tiles_on_a_striped_cloth_in_warm_light_are_read(monkeypatch: pytest.Mon
     s = score(TableReader("rummikub").read(scene.image).objects, scene.truths)
     assert s.right >= 25 and s.spurious == 0
     # Training and enrolment frames (read_time=False) are left as the shipped models learnt them.
-    lab = cv2.cvtColor(detect._working(scene.image, cv2.INTER_LINEAR)[0], cv2.COLOR_BGR2LAB)
-    assert len(detect.face_tiles(lab)) < len(detect.face_tiles(lab, tinted=True))
+    lab = cv2.cvtColor(detect.working(scene.image, cv2.INTER_LINEAR)[0], cv2.COLOR_BGR2LAB)
+    assert len(detect_tiles.face_tiles(lab)) < len(detect_tiles.face_tiles(lab, tinted=True))
 
     def no_tint(lab: Any) -> tuple[float, float]:
         raise AssertionError("training and enrolment frames do not use the light's tint")
 
-    monkeypatch.setattr(detect, "light_tint", no_tint)
-    detect.tile_candidates(scene.image, read_time=False)
+    monkeypatch.setattr(detect_tiles, "light_tint", no_tint)
+    detect_tiles.tile_candidates(scene.image, read_time=False)
 
 
 def test_tile_training_crops_come_from_the_number_framed_proposals_only() -> None:
@@ -283,7 +283,7 @@ def test_tile_training_crops_come_from_the_number_framed_proposals_only() -> Non
     from vision.train import _candidates
 
     image, truths = _faces(0.0, 1)
-    assert _proposed(detect.tile_candidates(image), truths[0])
+    assert _proposed(detect_tiles.tile_candidates(image), truths[0])
     assert not any(_proposed([q], truths[0]) for q in _candidates("tiles", image))
 
 
@@ -301,24 +301,24 @@ def test_a_ring_of_arcs_is_one_unit_where_grouping_alone_drops_it() -> None:
     # drops as texture: the colour-change joker got no proposal framed on its ring.
     image = np.full((200, 200, 3), 235, np.uint8)
     _ring_of_arcs(image, (100, 100), 16)
-    found = detect.glyphs(detect._tile_ink(image, 11)[0], 6, 70, nested=True)
+    found = detect.glyphs(detect_tiles._tile_ink(image, 11)[0], 6, 70, nested=True)
     assert len(found) >= 3
     assert not any(len(g) >= 3 for g in detect.group_glyphs(found))
-    rings = [u for u in detect._units(found) if u.ring]
+    rings = [u for u in detect_tiles._units(found) if u.ring]
     assert len(rings) == 1
     ring = rings[0]
     assert np.allclose(ring.centre, (100, 100), atol=2)
     # Sized so its tile is the joker's: JOKER_TO_TILE times the ring's diameter.
-    tile = ring.height * detect.DIGIT_TO_TILE
-    assert tile == pytest.approx(detect.JOKER_TO_TILE * 2 * 16, rel=0.15)
+    tile = ring.height * detect_tiles.DIGIT_TO_TILE
+    assert tile == pytest.approx(detect_tiles.JOKER_TO_TILE * 2 * 16, rel=0.15)
 
 
 def test_a_row_of_print_is_no_ring() -> None:
     image = np.full((200, 300, 3), 235, np.uint8)
     for k in range(5):  # five bars side by side: a long box, not a square one
         cv2.rectangle(image, (40 + 30 * k, 80), (48 + 30 * k, 110), (40, 40, 40), -1)
-    found = detect.glyphs(detect._tile_ink(image, 11)[0], 6, 70, nested=True)
-    assert not any(u.ring for u in detect._units(found))
+    found = detect.glyphs(detect_tiles._tile_ink(image, 11)[0], 6, 70, nested=True)
+    assert not any(u.ring for u in detect_tiles._units(found))
 
 
 def test_a_colour_change_joker_whose_arcs_lie_apart_is_read() -> None:
@@ -345,8 +345,8 @@ def test_a_colour_change_joker_is_not_crowded_by_its_own_arcs() -> None:
 
     ring, far = blob(100, 100, 24, 24), blob(130, 100, 24, 24)
     arcs = [blob(100 + dx, 100 + dy, 20, 5) for dx, dy in ((15, 0), (-15, 0), (0, 15), (0, -15))]
-    assert detect._crowding([ring, *arcs, far])[0] == 5
-    assert detect._crowding([ring, *arcs, far], detect.OWN_PARTS)[0] == 1
+    assert detect_tiles._crowding([ring, *arcs, far])[0] == 5
+    assert detect_tiles._crowding([ring, *arcs, far], detect_tiles.OWN_PARTS)[0] == 1
 
 
 def test_two_digits_leaning_into_one_long_blob_get_their_tile_framed() -> None:
@@ -359,7 +359,8 @@ def test_two_digits_leaning_into_one_long_blob_get_their_tile_framed() -> None:
     assert any(r.label == "r12" and same_object(r.quad, tile.quad) for r in reads)
     # Training and enrolment frames (read_time=False) are left as the shipped models learnt them.
     assert not any(
-        same_object(q, tile.quad) for q in detect.tile_candidates(scene.image, read_time=False)
+        same_object(q, tile.quad)
+        for q in detect_tiles.tile_candidates(scene.image, read_time=False)
     )
 
 
@@ -374,7 +375,8 @@ def test_orange_print_washed_out_by_warm_light_or_glare_is_read(seed: int, label
     assert any(r.label == label and same_object(r.quad, tile.quad) for r in reads)
     # Training and enrolment frames (read_time=False) are left as the shipped models learnt them.
     assert not any(
-        same_object(q, tile.quad) for q in detect.tile_candidates(scene.image, read_time=False)
+        same_object(q, tile.quad)
+        for q in detect_tiles.tile_candidates(scene.image, read_time=False)
     )
 
 
@@ -386,8 +388,8 @@ def test_training_and_enrolment_frame_tiles_without_the_rings() -> None:
 
     image = np.full((300, 300, 3), 235, np.uint8)
     _ring_of_arcs(image, (150, 150), 16)
-    with_rings = detect.tile_candidates(image, faces_too=False)
-    without = detect.tile_candidates(image, faces_too=False, read_time=False)
+    with_rings = detect_tiles.tile_candidates(image, faces_too=False)
+    without = detect_tiles.tile_candidates(image, faces_too=False, read_time=False)
     assert len(with_rings) > len(without)
     for taken in (_candidates("tiles", image), _number_proposals(image)):
         assert [q.tolist() for q in taken] == [q.tolist() for q in without]
@@ -402,17 +404,17 @@ def test_a_tile_kept_out_by_its_neighbours_oversized_frame_is_put_back() -> None
     quads = [*row, big]
     labels = ["k1", "r10", "r12", "k4", "r10"]
     scores = [0.93, 0.95, 0.94, 0.93, 0.96]
-    kept = detect.suppress(quads, scores, nested=True)
+    kept = overlaps.suppress(quads, scores, nested=True)
     assert sorted(kept) == [0, 3, 4]  # the r12 and r10's own frame lost to the big frame
-    assert sorted(detect.reseat(quads, labels, scores, kept)) == [0, 1, 2, 3]
+    assert sorted(overlaps.reseat(quads, labels, scores, kept)) == [0, 1, 2, 3]
     # The neighbour's own frame much less sure, or the kept-out read unsure or not of the
     # photo's tile size: nothing moves.
-    assert sorted(detect.reseat(quads, labels, [0.93, 0.8, 0.94, 0.93, 0.96], kept)) == [0, 3, 4]
-    assert sorted(detect.reseat(quads, labels, [0.93, 0.95, 0.7, 0.93, 0.96], kept)) == [0, 3, 4]
+    assert sorted(overlaps.reseat(quads, labels, [0.93, 0.8, 0.94, 0.93, 0.96], kept)) == [0, 3, 4]
+    assert sorted(overlaps.reseat(quads, labels, [0.93, 0.95, 0.7, 0.93, 0.96], kept)) == [0, 3, 4]
     shrunk = [*row[:2], _rect(248, 100, 50, 70), row[3], big]
-    assert sorted(detect.reseat(shrunk, labels, scores, kept)) == [0, 3, 4]
+    assert sorted(overlaps.reseat(shrunk, labels, scores, kept)) == [0, 3, 4]
     # Two frames of one tile under one label are a repeat, not a neighbour kept out.
-    assert sorted(detect.reseat(quads, [*labels[:2], "r10", *labels[3:]], scores, kept)) == [
+    assert sorted(overlaps.reseat(quads, [*labels[:2], "r10", *labels[3:]], scores, kept)) == [
         0,
         3,
         4,
@@ -459,7 +461,7 @@ def test_a_double_joker_is_framed_along_its_faces_diagonal(
         )
 
     assert read_jokers() == len(jokers)
-    monkeypatch.setattr("vision.detect.DJ_DIAGONALS", ())
+    monkeypatch.setattr("vision.detect_tiles.DJ_DIAGONALS", ())
     assert read_jokers() == len(jokers) - 1
 
 
@@ -473,12 +475,12 @@ def test_crowding_and_row_direction_reach_as_far_as_their_rules() -> None:
     # among many blobs elsewhere.
     elsewhere = [_blob(600 + 7 * k, 400 + 3 * k, 5) for k in range(200)]
     blob = _blob(100, 100, 20)
-    counts, beyond = detect._crowdings([blob, _blob(129.5, 100, 20), *elsewhere], 0.5)
+    counts, beyond = detect_tiles._crowdings([blob, _blob(129.5, 100, 20), *elsewhere], 0.5)
     assert counts[0] == 1 and beyond[0] == 1
-    counts, _ = detect._crowdings([blob, _blob(130.5, 100, 20)], 0.5)
+    counts, _ = detect_tiles._crowdings([blob, _blob(130.5, 100, 20)], 0.5)
     assert counts[0] == 0
-    width = 20 * detect.DIGIT_TO_TILE * detect.TILE_ASPECT  # 46.08 px
+    width = 20 * detect_tiles.DIGIT_TO_TILE * detect_tiles.TILE_ASPECT  # 46.08 px
     number = _blob(100, 100, 20)
     beside = _blob(100 + 1.49 * width, 100, 20)
-    assert detect._row_directions([number, *elsewhere, beside])[0] == 0.0
-    assert detect._row_directions([number, _blob(100 + 1.51 * width, 100, 20)])[0] is None
+    assert detect_tiles._row_directions([number, *elsewhere, beside])[0] == 0.0
+    assert detect_tiles._row_directions([number, _blob(100 + 1.51 * width, 100, 20)])[0] is None

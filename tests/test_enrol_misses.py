@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from vision import detect, enrol_misses, synth_unseen
+from vision import detect_cards, enrol_misses, synth_unseen
 from vision.enrol_misses import BUCKETS, causes, measure
 from vision.reader import TableReader
 
@@ -67,7 +67,7 @@ def test_an_object_no_first_proposal_covers_is_not_proposed(
         "cards", np.random.default_rng(SCENE_SEED), deck=synth_unseen.deck_print(PRINT)
     )
     reader = TableReader("cards")
-    monkeypatch.setattr(detect, "card_candidates", lambda image, **_: [])
+    monkeypatch.setattr(detect_cards, "card_candidates", lambda image, **_: [])
     miss, _, s = causes(reader, scene)
     assert s.objects - s.right == miss["not_proposed"] > 0
     assert set(miss) == {"not_proposed"}

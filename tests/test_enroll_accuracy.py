@@ -15,9 +15,12 @@ from tests.enrol_helpers import enrolled, one_print_deck
 from tests.injected_reads import inject_read
 from vision import (
     detect,
+    detect_cards,
+    detect_tiles,
     doubtful_reads,
     enrol_layout,
     joker_faces,
+    overlaps,
     synth,
     synth_unseen,
     word_frames,
@@ -133,10 +136,10 @@ def test_parts_of_an_index_enrolled_as_nothing_stop_reads_beside_the_index(
     index than any pip and was read as a card; enrolled as examples of nothing (the near
     misses in each index corner), it is rejected, and the whole index then wins its place."""
     reader = TableReader("cards")
-    # Without the faint-ink look (detect.ENROLLED_INK_FLOOR, 2026-12-07) on both sides: with
+    # Without the faint-ink look (detect_cards.ENROLLED_INK_FLOOR, 2026-12-07) on both sides: with
     # it, these forty scenes read 229 / 34 without the parts and 228 / 34 with, so there the
     # parts take no spurious read off (models/LIMITS.md, 2026-12-07, the faint-ink entry).
-    monkeypatch.setattr(detect, "ENROLLED_INK_FLOOR", None)
+    monkeypatch.setattr(detect_cards, "ENROLLED_INK_FLOOR", None)
     with_parts = enrolled(reader)
     monkeypatch.setattr(enrol_layout, "NEAR_MISSES", 0)
     without = enrolled(reader)
@@ -484,11 +487,11 @@ def test_two_touching_tiles_of_an_unseen_deck_are_read_from_their_faces(
 ) -> None:
     """Thin UMing numbers washed out by bright light: the ink masks frame only the tiles'
     bars, so a tile is proposed by its face alone, and two touching tiles' face was proposed
-    as one tile (detect.FACE_PAIR). Development print and seeds, apart from the benchmark's:
+    as one tile (detect_tiles.FACE_PAIR). Development print and seeds, apart from the benchmark's:
     these three scenes read 67 of their tiles with both halves proposed, 55 without."""
     scenes = one_print_deck(tiles, 21, range(62_003, 62_006))
     paired = _read_scenes(tiles, scenes)
-    monkeypatch.setattr(detect, "FACE_PAIR", False)
+    monkeypatch.setattr(detect_tiles, "FACE_PAIR", False)
     single = _read_scenes(tiles, scenes)
     assert paired.right >= single.right + 8, (paired.to_json(), single.to_json())
     assert paired.spurious <= single.spurious + 1
@@ -523,12 +526,12 @@ def test_an_enrolled_decks_index_read_in_two_frames_keeps_the_one_at_index_size(
     with a profile a read ranks by its nearest enrolled card's similarity, and the J's frame
     won (the index missed, and a spurious read). Of two reads naming one card about as
     surely, the one framed at the photo's index size now stays, as without a profile
-    (detect.prefer_typical); with TYPICAL_CLOSE at -inf no two reads are that close."""
+    (overlaps.prefer_typical); with TYPICAL_CLOSE at -inf no two reads are that close."""
     reader = TableReader("cards")
     scenes = one_print_deck(reader, 21, range(61041, 61042))
     assert sum(t.label == "JH" for t in scenes[0].truths) == 2
     typical = _read_scenes(reader, scenes)
-    monkeypatch.setattr(detect, "TYPICAL_CLOSE", float("-inf"))
+    monkeypatch.setattr(overlaps, "TYPICAL_CLOSE", float("-inf"))
     surest = _read_scenes(reader, scenes)
     # Measured (development print 21, scene 61 041): all 10 indices right, none spurious;
     # without, 9 with 1 (a JH missed and read in a frame shifted off it).

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from host.cli.enroll import deck_order, default_grid
-from vision import detect, joker_faces, synth_unseen
+from vision import detect, detect_tiles, joker_faces, synth_unseen
 from vision.matching import same_object
 
 ORDER = deck_order("rummikub")
@@ -177,9 +177,9 @@ def test_an_enrolled_tile_read_searches_for_tile_faces_once(
     from vision.reader import TableReader
 
     table = _layout(12)
-    on_table = detect.tile_faces(table.image)
-    assert [q.tolist() for q in detect.tile_candidates(table.image, faces=on_table)] == [
-        q.tolist() for q in detect.tile_candidates(table.image)
+    on_table = detect_tiles.tile_faces(table.image)
+    assert [q.tolist() for q in detect_tiles.tile_candidates(table.image, faces=on_table)] == [
+        q.tolist() for q in detect_tiles.tile_candidates(table.image)
     ]
     faces, labels = enrolled
     read = [t.quad for t in table.truths if t.label in ("CJ", "k5")]
@@ -189,7 +189,7 @@ def test_an_enrolled_tile_read_searches_for_tile_faces_once(
         (a[0], a[1], a[3].tolist()) for a in alone
     ]
     with pytest.raises(ValueError, match="read_time"):
-        detect.tile_candidates(table.image, read_time=False, faces=on_table)
+        detect_tiles.tile_candidates(table.image, read_time=False, faces=on_table)
 
     reader = TableReader("rummikub")
     cols, rows = default_grid(len(ORDER))
@@ -197,13 +197,13 @@ def test_an_enrolled_tile_read_searches_for_tile_faces_once(
     session.capture(1, _layout(11).image)
     reader.use_deck(session.profile(partial=True))
     searches = []
-    face_tiles = detect.face_tiles
+    face_tiles = detect_tiles.face_tiles
 
     def counted(*args: object, **kwargs: object) -> list[np.ndarray]:
         searches.append(1)
         return face_tiles(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(detect, "face_tiles", counted)
+    monkeypatch.setattr(detect_tiles, "face_tiles", counted)
     objects = reader.read(table.image).objects
     assert len(searches) == 1
     assert {o.label for o in objects} & JOKERS

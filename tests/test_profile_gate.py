@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from enrol_helpers import one_print_deck
 
-from vision import detect, enrol_misses, synth
+from vision import detect_cards, enrol_misses, synth
 from vision import reader as reader_module
 from vision.crops import crops
 from vision.evaluate import score
@@ -110,7 +110,7 @@ def test_an_enrolled_card_deck_names_only_the_crops_that_may_be_objects(
     reader, scenes = enrolled_cards
     assert reader.profile is not None
     image = scenes[0].image
-    quads = detect.card_candidates(image, ink_floor=reader.ink_floor)
+    quads = detect_cards.card_candidates(image, ink_floor=reader.ink_floor)
     batch = crops(image, quads, reader.recogniser.spec.crop)
     named: list[int] = []
     classify = reader.profile.classify

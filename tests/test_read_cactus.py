@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision import cjk_fonts, detect_cactus, evaluate_fcc, synth_cactus
-from vision.detect import quad_iou
+from vision.overlaps import quad_iou
 from vision.reader import TableReader
 
 

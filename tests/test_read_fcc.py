@@ -14,9 +14,9 @@ import pytest
 from host.rules.notation import tokens
 from tests.cli_helpers import tableref
 from vision import cjk_fonts, detect_cactus, evaluate_fcc, synth_cactus, synth_fourcolor
-from vision.detect import quad_iou
 from vision.evaluate import Score
 from vision.labels import LabelSpec
+from vision.overlaps import quad_iou
 from vision.read_fcc import exposed_melds
 from vision.reader import Found, Reading, TableReader
 from vision.recognise import Recogniser

@@ -217,7 +217,7 @@ def test_card_reads_whose_frames_overlap_clash(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Indices never overlap, even fanned; a frame across two of them does (CARD_CLASH_IOU)."""
-    from vision import detect
+    from vision import overlaps
     from vision.reader import CARD_CLASH_IOU
     from vision.recognise import Read
 
@@ -228,13 +228,13 @@ def test_card_reads_whose_frames_overlap_clash(
         rect_quad(np.array([100, 100], np.float32), 20, 30, 90.0),
         rect_quad(np.array([100, 121], np.float32), 20, 30, 90.0),
     ]
-    overlap = detect.quad_iou(quads[0], quads[1])
+    overlap = overlaps.quad_iou(quads[0], quads[1])
     assert CARD_CLASH_IOU < overlap < 0.2
     reads = [Read("KC", 0.9, [("KC", 0.9)], 0.05), Read("QH", 0.8, [("QH", 0.8)], 0.05)]
     assert kept(quads, reads) == ["KC"]
     # Apart by a little more, both stay.
     quads[1] = rect_quad(np.array([100, 124], np.float32), 20, 30, 90.0)
-    assert detect.quad_iou(quads[0], quads[1]) < CARD_CLASH_IOU
+    assert overlaps.quad_iou(quads[0], quads[1]) < CARD_CLASH_IOU
     assert kept(quads, reads) == ["KC", "QH"]
 
 
@@ -244,7 +244,7 @@ def test_slim_indices_one_width_apart_in_a_tight_fan_both_stay(
     """A held-out photo's row of spades (WIN_20240627_17_01_00): an 8S read 0.97 in a 17 × 56
     frame, its 9S neighbour's centre 17 px across, was dropped for sharing a centre measured
     on its area's side (31 px); measured in its own width, the two are apart."""
-    from vision import detect
+    from vision import overlaps
     from vision.recognise import Read
 
     kept = _kept_labels(monkeypatch)
@@ -252,7 +252,7 @@ def test_slim_indices_one_width_apart_in_a_tight_fan_both_stay(
         rect_quad(np.array([100, 100], np.float32), 17, 56, 90.0),
         rect_quad(np.array([117, 100], np.float32), 17, 56, 90.0),
     ]
-    assert detect.suppress(quads, [0.98, 0.97], iou=0.15) == [0]  # the square measure
+    assert overlaps.suppress(quads, [0.98, 0.97], iou=0.15) == [0]  # the square measure
     reads = [Read("9S", 0.98, [("9S", 0.98)], 0.01), Read("8S", 0.97, [("8S", 0.97)], 0.01)]
     assert kept(quads, reads) == ["8S", "9S"]
     # The same frames a third of a width apart are one index framed twice.
@@ -269,12 +269,12 @@ def test_small_indices_are_read_after_a_finer_look(monkeypatch: pytest.MonkeyPat
     # look (five since glyphs inside the cloth's net of ink are proposed too, six since half
     # the proposal cap goes to proposals on bare ground, and six under the cap of 2000 of
     # 2026-12-06: both are off here), all six with it, nothing spurious either way.
-    from vision import detect
+    from vision import detect_cards
     from vision.evaluate import score
     from vision.reader import TableReader
 
-    monkeypatch.setattr(detect, "BARE_WEIGHT", 0.0)
-    monkeypatch.setattr(detect, "CARD_CAP", 1200)
+    monkeypatch.setattr(detect_cards, "BARE_WEIGHT", 0.0)
+    monkeypatch.setattr(detect_cards, "CARD_CAP", 1200)
     scene = synth.card_scene(np.random.default_rng(3_500_020), "allin")
     plain = score(
         TableReader("allin", fine=False).read(scene.image).objects,
@@ -292,17 +292,17 @@ def test_small_indices_are_read_after_a_finer_look(monkeypatch: pytest.MonkeyPat
 def test_only_a_table_of_small_indices_or_none_read_is_looked_at_finer(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from vision import detect
+    from vision import detect_cards
     from vision.reader import TableReader
 
     looked: list[int] = []
-    real = detect.fine_card_quads
+    real = detect_cards.fine_card_quads
 
     def counted(image: np.ndarray, **kwargs: Any) -> list[np.ndarray]:
         looked.append(1)
         return real(image, **kwargs)
 
-    monkeypatch.setattr(detect, "fine_card_quads", counted)
+    monkeypatch.setattr(detect_cards, "fine_card_quads", counted)
     reader = TableReader("cards")
     rng = np.random.default_rng(6)
     face, _ = synth.render_card("QS", "cards", rng, 420)

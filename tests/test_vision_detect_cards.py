@@ -1,4 +1,4 @@
-"""Card corner-index proposals (vision.detect.card_candidates): small indices, speckle,
+"""Card corner-index proposals (vision.detect_cards.card_candidates): small indices, speckle,
 busy textures, and the fast helpers that must give what the shared ones give."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import datasets, detect, synth
+from vision import datasets, detect, detect_cards, overlaps, synth
 from vision.evaluate import score
 from vision.matching import aligned, same_object
 from vision.reader import TableReader
@@ -48,8 +48,8 @@ def _table_with_cards(
     return img, truths
 
 
-def _missed(image: synth.Image, truths: list[synth.Quad], cap: int = detect.CARD_CAP) -> int:
-    found = detect.card_candidates(image, max_candidates=cap)
+def _missed(image: synth.Image, truths: list[synth.Quad], cap: int = detect_cards.CARD_CAP) -> int:
+    found = detect_cards.card_candidates(image, max_candidates=cap)
     return sum(not any(same_object(q, t) for q in found) for t in truths)
 
 
@@ -108,7 +108,7 @@ def test_busy_texture_keeps_the_indices() -> None:
     plain = (img == 120).all(axis=2)
     img[plain] = texture[plain]
     assert _missed(img, truths, cap=500) <= 1
-    assert len(detect.card_candidates(img, max_candidates=500)) <= 500
+    assert len(detect_cards.card_candidates(img, max_candidates=500)) <= 500
 
 
 def test_cards_on_a_fine_check_cloth_are_proposed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -125,7 +125,7 @@ def test_cards_on_a_fine_check_cloth_are_proposed(monkeypatch: pytest.MonkeyPatc
     # indices are lost.
     monkeypatch.setattr(detect, "TEXTURE_MOST", 10**9)
     # Under the cap these rules were measured at: the cap of 2000 (2026-12-06) frames more.
-    found = detect.card_candidates(img, inside=False, max_candidates=1200)
+    found = detect_cards.card_candidates(img, inside=False, max_candidates=1200)
     assert sum(not any(same_object(q, t) for q in found) for t in truths) >= 8
     # The generated fan that showed it (seed 5 900 215): 8 clear indices, none proposed;
     # the inside rule alone finds them all.
@@ -147,7 +147,7 @@ def test_indices_on_a_checked_cloth_are_not_lost_to_its_checks(
     monkeypatch.setattr(detect, "TEXTURE_MOST", 10**9)
     # Since 2026-12-01 half the cap goes to proposals on bare ground, which finds them too
     # (all but one on the standard deck's table): that is off here.
-    monkeypatch.setattr(detect, "BARE_WEIGHT", 0.0)
+    monkeypatch.setattr(detect_cards, "BARE_WEIGHT", 0.0)
     assert _missed(scene.image, truths) >= 3
 
 
@@ -158,7 +158,9 @@ def test_checks_under_the_glyph_limit_are_texture_too(monkeypatch: pytest.Monkey
     eight = [t.quad for t in scene.truths if t.label == "8m"]
     assert _missed(scene.image, eight) == 0
     monkeypatch.setattr(detect, "TEXTURE_FROM", 1500)  # only beyond the glyph limit
-    monkeypatch.setattr(detect, "BARE_WEIGHT", 0.0)  # the bare-ground half of the cap finds it too
+    monkeypatch.setattr(
+        detect_cards, "BARE_WEIGHT", 0.0
+    )  # the bare-ground half of the cap finds it too
     # Under the cap it was measured at: the cap of 2000 (2026-12-06) frames it too.
     assert _missed(scene.image, eight, cap=1200) == 1  # one of its two indices
 
@@ -210,7 +212,7 @@ def test_cards_on_a_knitted_blanket_are_read_under_the_cap(
         return out
 
     now = scores()
-    monkeypatch.setattr(detect, "CARD_CAP", 1200)
+    monkeypatch.setattr(detect_cards, "CARD_CAP", 1200)
     assert now == [(13, 14, 1), (15, 15, 0)]
     assert scores() == [(10, 14, 1), (13, 15, 0)]
 
@@ -218,13 +220,13 @@ def test_cards_on_a_knitted_blanket_are_read_under_the_cap(
 def test_card_ink_masks_match_ink_mask() -> None:
     scene = synth.card_scene(np.random.default_rng(4), "cards")
     small = cv2.resize(scene.image, (640, 480))
-    fast = detect.card_ink_masks(small, (9, 23))
+    fast = detect_cards.card_ink_masks(small, (9, 23))
     assert np.array_equal(fast[0], detect.ink_mask(small, 9))
     assert np.array_equal(fast[1], detect.ink_mask(small, 23))
 
 
 def _pairwise_distinct(quads: list[synth.Quad], tolerance: float = 0.12) -> list[synth.Quad]:
-    """The plain definition :func:`detect.distinct` must agree with: each quad against every
+    """The plain definition :func:`overlaps.distinct` must agree with: each quad against every
     kept one."""
     kept: list[synth.Quad] = []
     for q in quads:
@@ -267,13 +269,13 @@ def test_distinct_matches_the_pairwise_definition(seed: int) -> None:
             quads.append(detect.rect_quad(centre + jitter, side, side * 1.4, 0.0))
     rng.shuffle(quads)  # type: ignore[arg-type]
     slow = _pairwise_distinct(quads)
-    fast = detect.distinct(quads)
+    fast = overlaps.distinct(quads)
     assert len(slow) == len(fast)
     assert all(a is b for a, b in zip(slow, fast, strict=True))
 
 
 def test_nothing_on_a_plain_table() -> None:
-    assert detect.card_candidates(np.full((480, 640, 3), 200, np.uint8)) == []
+    assert detect_cards.card_candidates(np.full((480, 640, 3), 200, np.uint8)) == []
 
 
 def test_training_labels_only_well_framed_proposals() -> None:
@@ -320,8 +322,8 @@ def test_a_small_suit_far_below_its_rank_still_pairs() -> None:
         [_unit(40, 41, 5, 4), _unit(40, 30, 6.3, 4.5)],
         [_unit(40, 30, 6.3, 4.5), _unit(40, 41, 5, 4)],
     ):
-        quads, _ = detect._card_quads(units)
-        assert any(detect.quad_iou(q, truth) > 0.9 for q in quads)
+        quads, _ = detect_cards._card_quads(units)
+        assert any(overlaps.quad_iou(q, truth) > 0.9 for q in quads)
 
 
 def test_partners_and_crowds_reach_twice_a_units_height_whatever_else_lies_about() -> None:
@@ -332,11 +334,11 @@ def test_partners_and_crowds_reach_twice_a_units_height_whatever_else_lies_about
     truth = detect.pair_quad(rank.centre, suit.centre)
     elsewhere = [_unit(400 + 7 * k, 300 + 3 * k, 5, 4) for k in range(200)]
     for units in ([rank, suit], [*elsewhere, suit, rank], [rank, *elsewhere, suit]):
-        quads, _ = detect._card_quads(units)
-        assert sum(detect.quad_iou(q, truth) > 0.9 for q in quads) == 1
+        quads, _ = detect_cards._card_quads(units)
+        assert sum(overlaps.quad_iou(q, truth) > 0.9 for q in quads) == 1
     tall = detect.Glyph(np.array([50, 50], np.float32), 20, 6, 90.0, (50, 50, 1, 1))
     crowd = [_unit(50 + dx, 50 + dy, 3, 3) for dx, dy in ((39, 0), (-39, 0), (0, 39), (27, 27))]
-    quads, scores = detect._card_quads([tall, *crowd, _unit(50, 91, 3, 3), *elsewhere])
+    quads, scores = detect_cards._card_quads([tall, *crowd, _unit(50, 91, 3, 3), *elsewhere])
     # Itself and four neighbours within 40 px: a crowd of 2 beyond the first three.
     assert scores[0] == 1.0 / (1.0 + 0.3 * 2)
 
@@ -362,20 +364,20 @@ def test_an_index_read_twice_in_two_frames_is_one_object() -> None:
     loose = detect.rect_quad(centre + 3, 20, 34, 70.0)  # larger, off-centre, slanted
     other_corner = detect.rect_quad(centre + 150, 12, 20, 270.0)
     quads, scores = [tight, loose, other_corner], [0.9, 0.95, 0.8]
-    assert detect.drop_repeats(quads, ["7H", "7H", "7H"], scores) == [1, 2]
-    assert detect.drop_repeats(quads, ["7H", "8H", "7H"], scores) == [0, 1, 2]
+    assert overlaps.drop_repeats(quads, ["7H", "7H", "7H"], scores) == [1, 2]
+    assert overlaps.drop_repeats(quads, ["7H", "8H", "7H"], scores) == [0, 1, 2]
     # The same rank with another suit is that index read again, its suit confused.
-    assert detect.drop_repeats(quads, ["7H", "7D", "7H"], scores) == [1, 2]
-    assert detect.drop_repeats(quads, ["Qm", "Qc", "Qm"], scores) == [1, 2]
+    assert overlaps.drop_repeats(quads, ["7H", "7D", "7H"], scores) == [1, 2]
+    assert overlaps.drop_repeats(quads, ["Qm", "Qc", "Qm"], scores) == [1, 2]
     # A frame that holds the surer one's centre but not the other way round (the rank
     # framed alone, a frame slid along the index) is the same index framed again.
     beside = detect.rect_quad(centre + np.array([0, 12], np.float32), 12, 30, 90.0)
-    assert not detect.centre_within(beside, tight)
-    assert detect.drop_repeats([tight, beside], ["7H", "7H"], [0.9, 0.8]) == [0]
-    assert detect.drop_repeats([tight, beside], ["7H", "7H"], [0.8, 0.9]) == [1]
+    assert not overlaps.centre_within(beside, tight)
+    assert overlaps.drop_repeats([tight, beside], ["7H", "7H"], [0.9, 0.8]) == [0]
+    assert overlaps.drop_repeats([tight, beside], ["7H", "7H"], [0.8, 0.9]) == [1]
     # Overlapping frames with neither centre in the other (a fan's neighbours) both stay.
     apart = detect.rect_quad(centre + np.array([11, 0], np.float32), 12, 20, 90.0)
-    assert detect.drop_repeats([tight, apart], ["7H", "7H"], [0.9, 0.8]) == [0, 1]
+    assert overlaps.drop_repeats([tight, apart], ["7H", "7H"], [0.9, 0.8]) == [0, 1]
 
 
 def test_a_suit_seen_small_right_below_a_tall_rank_pairs() -> None:
@@ -383,11 +385,11 @@ def test_a_suit_seen_small_right_below_a_tall_rank_pairs() -> None:
     # tables and in glare): under the usual 0.4 size ratio, but right below the rank.
     rank, suit = np.array([40, 30], np.float32), np.array([40, 45], np.float32)
     truth = detect.pair_quad(rank, suit)
-    quads, _ = detect._card_quads([_unit(40, 30, 16, 6), _unit(40, 45, 6, 5)])
-    assert any(detect.quad_iou(q, truth) > 0.9 for q in quads)
+    quads, _ = detect_cards._card_quads([_unit(40, 30, 16, 6), _unit(40, 45, 6, 5)])
+    assert any(overlaps.quad_iou(q, truth) > 0.9 for q in quads)
     # Not beside it: a small blob level with a rank is no suit of it.
-    quads, _ = detect._card_quads([_unit(40, 30, 16, 6), _unit(55, 30, 6, 5)])
-    assert not any(detect.quad_iou(q, detect.pair_quad(rank, suit)) > 0.5 for q in quads)
+    quads, _ = detect_cards._card_quads([_unit(40, 30, 16, 6), _unit(55, 30, 6, 5)])
+    assert not any(overlaps.quad_iou(q, detect.pair_quad(rank, suit)) > 0.5 for q in quads)
 
 
 def test_a_suit_seen_small_beside_a_squat_rank_pairs() -> None:
@@ -395,16 +397,16 @@ def test_a_suit_seen_small_beside_a_squat_rank_pairs() -> None:
     # on the diagonal (measured on a generated All In scene): a squat rank shows no axis, so
     # the small suit pairs in any direction within the usual distance.
     rank, suit = np.array([40, 40], np.float32), np.array([51, 51], np.float32)
-    quads, _ = detect._card_quads([_unit(40, 40, 18.4, 17.7), _unit(51, 51, 7, 7)])
-    assert any(detect.quad_iou(q, detect.pair_quad(rank, suit)) > 0.9 for q in quads)
+    quads, _ = detect_cards._card_quads([_unit(40, 40, 18.4, 17.7), _unit(51, 51, 7, 7)])
+    assert any(overlaps.quad_iou(q, detect.pair_quad(rank, suit)) > 0.9 for q in quads)
     # Read time only: training's proposals are those the shipped models learnt from.
-    quads, _ = detect._card_quads(
+    quads, _ = detect_cards._card_quads(
         [_unit(40, 40, 18.4, 17.7), _unit(51, 51, 7, 7)], squat_suits=False
     )
-    assert not any(detect.quad_iou(q, detect.pair_quad(rank, suit)) > 0.5 for q in quads)
+    assert not any(overlaps.quad_iou(q, detect.pair_quad(rank, suit)) > 0.5 for q in quads)
     # A tall rank keeps the rule above: the same small blob on its diagonal is no suit of it.
-    quads, _ = detect._card_quads([_unit(40, 40, 18.4, 8), _unit(51, 51, 7, 7)])
-    assert not any(detect.quad_iou(q, detect.pair_quad(rank, suit)) > 0.5 for q in quads)
+    quads, _ = detect_cards._card_quads([_unit(40, 40, 18.4, 8), _unit(51, 51, 7, 7)])
+    assert not any(overlaps.quad_iou(q, detect.pair_quad(rank, suit)) > 0.5 for q in quads)
 
 
 def test_a_rank_wider_than_tall_over_its_suit_is_paired(shared: object) -> None:
@@ -421,8 +423,10 @@ def test_a_rank_wider_than_tall_over_its_suit_is_paired(shared: object) -> None:
 
     for p in photos:
         image = cv2.imread(str(p.path))
-        assert all(framed(detect.card_candidates(image), t.quad) for t in p.truths), p.path.name
-        old = detect.card_candidates(image, apart=False)
+        assert all(framed(detect_cards.card_candidates(image), t.quad) for t in p.truths), (
+            p.path.name
+        )
+        old = detect_cards.card_candidates(image, apart=False)
         assert not all(framed(old, t.quad) for t in p.truths), p.path.name
 
 
@@ -434,9 +438,9 @@ def test_training_takes_the_card_proposals_the_shipped_model_learnt_from(shared:
 
     p = next(p for p in datasets.load("cards") if p.path.name.startswith("IMG_20220921_193939"))
     image = cv2.imread(str(p.path))
-    old = detect.card_candidates(image, max_candidates=500, apart=False, faint_light=False)
+    old = detect_cards.card_candidates(image, max_candidates=500, apart=False, faint_light=False)
     assert [q.tolist() for q in _candidates("cards", image)] == [q.tolist() for q in old]
-    assert len(detect.card_candidates(image)) > len(old)
+    assert len(detect_cards.card_candidates(image)) > len(old)
 
 
 def test_faint_light_print_shows_on_a_dark_face_only() -> None:
@@ -450,11 +454,11 @@ def test_faint_light_print_shows_on_a_dark_face_only() -> None:
     cv2.putText(img, "5", (60, 100), font, 1.5, (222, 222, 222), 3)
     cv2.putText(img, "5", (260, 100), font, 1.5, (57, 57, 57), 3)
     on_face = (slice(40, 110), slice(200, 400))
-    fine, faint, wide = detect.bright_masks(img, (9, 23), faint=True)
+    fine, faint, wide = detect_cards.bright_masks(img, (9, 23), faint=True)
     assert not fine[on_face].any() and not wide[on_face].any()
     assert np.count_nonzero(faint[on_face]) > 200
     assert not faint[:, :200].any()
-    assert len(detect.bright_masks(img, (9, 23))) == 2
+    assert len(detect_cards.bright_masks(img, (9, 23))) == 2
 
 
 def test_a_dark_deck_with_faint_print_is_proposed(
@@ -464,7 +468,7 @@ def test_a_dark_deck_with_faint_print_is_proposed(
     # black faces set Otsu's level, and these indices' grey print fell under it (3 of 8 and
     # 5 of 12 framed without the faint mask). Under the cap of 1200 it was measured at: under
     # 2000 (2026-12-06) the second photo frames 8 of 12 without it and 9 with it.
-    monkeypatch.setattr(detect, "CARD_CAP", 1200)
+    monkeypatch.setattr(detect_cards, "CARD_CAP", 1200)
     photos = [p for p in datasets.load("cards") if p.path.name.startswith(("IMG_7826", "IMG_7837"))]
     assert [p.split for p in photos] == ["train", "train"]
 
@@ -474,8 +478,8 @@ def test_a_dark_deck_with_faint_print_is_proposed(
 
     for p in photos:
         image = cv2.imread(str(p.path))
-        now = framed(detect.card_candidates(image), p.truths)
-        before = framed(detect.card_candidates(image, faint_light=False), p.truths)
+        now = framed(detect_cards.card_candidates(image), p.truths)
+        before = framed(detect_cards.card_candidates(image, faint_light=False), p.truths)
         assert now >= before + 2, (p.path.name, now, before)  # measured 6 of 8 and 7 of 12
 
 
@@ -485,25 +489,25 @@ def test_small_indices_are_proposed_at_the_finer_scale() -> None:
     # 16 indices unproposed by card_candidates, 2 once the finer look's quads are added.
     img, truths = _table_with_cards(LABELS, 80, [0, 20, 45, 90, 135, 180, 225, 330])
     img = cv2.GaussianBlur(img, (0, 0), 0.8)
-    base = detect.card_candidates(img)
-    fine = detect.fine_card_quads(img)
+    base = detect_cards.card_candidates(img)
+    fine = detect_cards.fine_card_quads(img)
     assert sum(not any(same_object(q, t) for q in base) for t in truths) >= 7
     assert sum(not any(same_object(q, t) for q in base + fine) for t in truths) <= 3
     # Only index-sized quads come from the finer look, all of them small.
-    working = detect.CARD_WORK_SIDE / 1000
+    working = detect_cards.CARD_WORK_SIDE / 1000
     assert fine
-    assert max(float(np.linalg.norm(q[3] - q[0])) * working for q in fine) < detect.FINE_INDEX
+    assert max(float(np.linalg.norm(q[3] - q[0])) * working for q in fine) < detect_cards.FINE_INDEX
 
 
 def test_the_finer_look_skips_a_mask_of_texture(monkeypatch: pytest.MonkeyPatch) -> None:
     # This generated table's cloth gives 1500 blobs and more at the finer scale; pairing
     # them all took 0.6 s. Beyond FINE_GLYPHS blobs a mask is left out.
     img = synth.card_scene(np.random.default_rng(3_700_009), "allin").image
-    mask = detect.card_ink_masks(cv2.medianBlur(img, 3), (9,), detect.FAINT)[0]
-    assert len(detect.glyphs(mask, 4, 110, limit=5000)) > detect.FINE_GLYPHS
-    skipped = len(detect.fine_card_quads(img))
-    monkeypatch.setattr(detect, "FINE_GLYPHS", 10**6)
-    assert len(detect.fine_card_quads(img)) > skipped + 100
+    mask = detect_cards.card_ink_masks(cv2.medianBlur(img, 3), (9,), detect_cards.FAINT)[0]
+    assert len(detect.glyphs(mask, 4, 110, limit=5000)) > detect_cards.FINE_GLYPHS
+    skipped = len(detect_cards.fine_card_quads(img))
+    monkeypatch.setattr(detect_cards, "FINE_GLYPHS", 10**6)
+    assert len(detect_cards.fine_card_quads(img)) > skipped + 100
 
 
 def test_distinct_after_a_distinct_prefix_is_distinct_over_all() -> None:
@@ -515,10 +519,10 @@ def test_distinct_after_a_distinct_prefix_is_distinct_over_all() -> None:
         for _ in range(300)
     ]
     quads += [q + rng.normal(0, 0.5, (4, 2)).astype(np.float32) for q in quads[::3]]
-    first = detect.distinct(quads[:200])
+    first = overlaps.distinct(quads[:200])
     rest = quads[200:]
-    joined = detect.distinct([*first, *rest], start=len(first))
-    expected = detect.distinct([*first, *rest])
+    joined = overlaps.distinct([*first, *rest], start=len(first))
+    expected = overlaps.distinct([*first, *rest])
     assert len(joined) == len(expected) < len(first) + len(rest)
     assert all(np.array_equal(a, b) for a, b in zip(joined, expected, strict=True))
     assert all(a is b for a, b in zip(joined, first, strict=False))
@@ -533,17 +537,17 @@ def test_a_washed_out_photos_faint_indices_are_read(
     # its two indices went unproposed or unread.
     scene = synth.card_scene(np.random.default_rng(seed), "allin")
     grey = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
-    assert float(np.percentile(grey, 1)) > detect.WASHED_GREY
+    assert float(np.percentile(grey, 1)) > detect_cards.WASHED_GREY
     both = [t for t in scene.truths if t.label == label]
     assert len(both) == 2
     assert score(TableReader("allin").read(scene.image).objects, both).right == 2
-    monkeypatch.setattr(detect, "WASHED_GREY", 255.0)
+    monkeypatch.setattr(detect_cards, "WASHED_GREY", 255.0)
     # Without the look at clipped paper as well: it reads such a face's print too.
-    monkeypatch.setattr(detect, "CLIPPED_PAPER", 256)
+    monkeypatch.setattr(detect_cards, "CLIPPED_PAPER", 256)
     # The bare-ground half of the proposal cap finds the At's index on its own (2026-12-01),
     # and so does the cap of 2000 (2026-12-06): both are off here.
-    monkeypatch.setattr(detect, "BARE_WEIGHT", 0.0)
-    monkeypatch.setattr(detect, "CARD_CAP", 1200)
+    monkeypatch.setattr(detect_cards, "BARE_WEIGHT", 0.0)
+    monkeypatch.setattr(detect_cards, "CARD_CAP", 1200)
     assert score(TableReader("allin").read(scene.image).objects, both).right == 1
 
 
@@ -562,5 +566,5 @@ def test_training_proposes_as_the_shipped_model_learnt_without_read_time_looks(
     scene = synth.card_scene(np.random.default_rng(seed), "allin")
     assert CARD_PROPOSALS[look] is False
     trained_on = _candidates("cards", scene.image)
-    looked = detect.card_candidates(scene.image, **{**CARD_PROPOSALS, look: True})
+    looked = detect_cards.card_candidates(scene.image, **{**CARD_PROPOSALS, look: True})
     assert len(looked) > len(trained_on)  # on this table the look adds proposals

@@ -11,7 +11,7 @@ import onnx
 import pytest
 
 from tests.cli_helpers import run, tableref
-from vision import datasets, detect, quantise
+from vision import datasets, detect_cards, quantise
 from vision.crops import crops
 from vision.labels import LabelSpec
 from vision.reader import exposed
@@ -63,7 +63,7 @@ def test_the_int8_card_model_names_held_out_proposals_as_the_float_one_does() ->
     agree = total = 0
     for photo in photos:
         image = exposed(cv2.imread(str(photo.path), cv2.IMREAD_COLOR))
-        batch = crops(image, detect.card_candidates(image), spec.crop)
+        batch = crops(image, detect_cards.card_candidates(image), spec.crop)
         a, b = int8.run(batch)[0], floats.run(batch)[0]
         same = a.argmax(1) == b.argmax(1)
         agree += int(same.sum())

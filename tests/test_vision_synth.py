@@ -7,8 +7,8 @@ import pytest
 
 from host.rules.notation import tokens
 from vision import synth
-from vision.detect import quad_iou
 from vision.labels import NONE, cards_spec, tiles_spec
+from vision.overlaps import quad_iou
 
 
 def test_same_seed_same_scene() -> None:

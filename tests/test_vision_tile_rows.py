@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from vision import synth, tile_rows
-from vision.detect import quad_iou
 from vision.evaluate import score
+from vision.overlaps import quad_iou
 from vision.reader import TableReader
 
 W, H = 40.0, 56.0

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import detect, synth
+from vision import detect, detect_tiles, overlaps, synth
 from vision.evaluate import score
 from vision.matching import aligned, same_object
 from vision.reader import TableReader
@@ -61,7 +61,7 @@ def _row(labels: list[str], surface: str, tile_h: float, **kw: float) -> synth.S
 
 
 def _covered(scene: synth.Scene) -> int:
-    quads = detect.tile_candidates(scene.image)
+    quads = detect_tiles.tile_candidates(scene.image)
     return sum(
         any(same_object(q, t.quad) and aligned(q, t.quad) for q in quads) for t in scene.truths
     )
@@ -125,7 +125,7 @@ def test_busy_checked_table_does_not_crowd_out_the_tiles() -> None:
     # (before that ranking, none of this rack's tiles was proposed).
     scene = synth.tile_scene(np.random.default_rng(50_016))
     assert scene.conditions["surface"] == "pattern" and scene.conditions["layout"] == "rack"
-    assert len(detect.tile_candidates(scene.image, 100_000)) > 2000  # really busy
+    assert len(detect_tiles.tile_candidates(scene.image, 100_000)) > 2000  # really busy
     assert _covered(scene) >= 0.8 * len(scene.truths)
 
 
@@ -138,14 +138,14 @@ def test_tiles_on_large_checks_rank_before_the_checks_small_blobs(
     # neighbours and still rank with the lonely ones.
     scene = synth.tile_scene(np.random.default_rng(3_100_008))
     assert _covered(scene) == len(scene.truths) == 29
-    monkeypatch.setattr(detect, "CROWDED_NUMBER", 3)  # as before: 5 tiles unproposed
+    monkeypatch.setattr(detect_tiles, "CROWDED_NUMBER", 3)  # as before: 5 tiles unproposed
     assert _covered(scene) <= 24
 
 
 def _framed(scene: synth.Scene) -> int:
-    quads = detect.tile_candidates(scene.image)
+    quads = detect_tiles.tile_candidates(scene.image)
     return sum(
-        any(detect.quad_iou(q, t.quad) >= 0.6 and aligned(q, t.quad) for q in quads)
+        any(overlaps.quad_iou(q, t.quad) >= 0.6 and aligned(q, t.quad) for q in quads)
         for t in scene.truths
     )
 
@@ -172,7 +172,7 @@ def test_edge_slant_of_a_tile_outline(angle: float) -> None:
     cv2.putText(grey, "8", (90, 110), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 30, 3)
     g = detect.Glyph(np.array([100, 100], np.float32), 30.0, 20.0, 90.0, (88, 85, 24, 30))
     with np.errstate(all="raise"):  # most of the window is flat: no gradient to divide by
-        slant = detect._edge_slant(grey, g)
+        slant = detect_tiles._edge_slant(grey, g)
     assert slant is not None
     turn = (slant - angle) % 90.0
     assert min(turn, 90.0 - turn) < 3.0
@@ -185,7 +185,7 @@ def test_edge_slant_of_no_edges_is_none() -> None:
     cv2.putText(grey, "8", (90, 110), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 30, 3)
     g = detect.Glyph(np.array([100, 100], np.float32), 30.0, 20.0, 90.0, (80, 75, 40, 50))
     with np.errstate(all="raise"):
-        assert detect._edge_slant(grey, g) is None
+        assert detect_tiles._edge_slant(grey, g) is None
 
 
 def test_double_jokers_lying_apart_at_any_slant_are_read() -> None:

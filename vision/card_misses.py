@@ -13,7 +13,7 @@ bucket, decided in this order:
   (:func:`vision.matching.same_object`);
 * ``wrong_label``: a kept read covers it but names another card;
 * ``lost_to_overlap``: a proposal over it was read right above the confidence floor, but
-  :func:`vision.detect.suppress` / ``drop_repeats`` kept an overlapping read instead, or the
+  :func:`vision.overlaps.suppress` / ``drop_repeats`` kept an overlapping read instead, or the
   reader's verification in other framings (``CARD_VERIFY``) took the read back;
 * ``right_below_floor``: a proposal over it was read as the right card, under the floor;
 * ``turned_away``: the gate (:mod:`vision.proposal_gate`) turned away a proposal over it

@@ -2,7 +2,7 @@
 looked at again at their size.
 
 Overlap resolution keeps, of an index's frames, the surest read near the photo's index size
-(:func:`vision.detect.prefer_typical`), but where only a loose frame read the card (a
+(:func:`vision.overlaps.prefer_typical`), but where only a loose frame read the card (a
 proposal or a reframing much larger than the index) or only a sliver did (the rank and suit
 framed by their own narrow width), that frame is kept: the card is named right in a frame
 that misses its index's outline. The table's zones, the annotated image, the stability

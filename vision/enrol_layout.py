@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision import detect
+from vision import detect_cards, detect_tiles
 from vision.crops import crop
 from vision.matching import inside, same_object
 
@@ -271,8 +271,8 @@ def sharpness(image: Image, quads: Sequence[Quad], height: int = 200) -> float:
 
 def _enrolled_deck(patch: Image) -> list[Quad]:
     """A laid-out card's index proposals, faint print too, as the deck's reads will take them
-    (:data:`vision.detect.ENROLLED_INK_FLOOR`)."""
-    return detect.card_candidates(patch, ink_floor=detect.ENROLLED_INK_FLOOR)
+    (:data:`vision.detect_cards.ENROLLED_INK_FLOOR`)."""
+    return detect_cards.card_candidates(patch, ink_floor=detect_cards.ENROLLED_INK_FLOOR)
 
 
 def _scored_proposals(
@@ -378,7 +378,7 @@ def _number_proposals(image: Image) -> list[Quad]:
     2026-11-22 model 87.0%, 1.2% against 87.3%, 1.6%; reads keep the face proposals). Nor the
     joker rings, as training leaves them out: dev seeds, layouts 11-13, 60 scenes, with them
     1418 right and 17 spurious, without 1426 and 15 (reads keep the rings)."""
-    return detect.tile_candidates(image, faces_too=False, read_time=False)
+    return detect_tiles.tile_candidates(image, faces_too=False, read_time=False)
 
 
 def tile_crops(
@@ -437,7 +437,7 @@ def tile_crops(
             if negatives is not None:
                 groups[1].extend([size_index] * (len(negatives) - before[1]))
     if out and OUTLINE_TOO:
-        # Reads frame tiles from their faces too (detect.face_tiles): with the number
+        # Reads frame tiles from their faces too (detect_tiles.face_tiles): with the number
         # proposals alone, such a framing had no near example of its own tile.
         outline = [crop(image, quad, size), *jittered(image, quad, size)]
         out += outline

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from vision import detect
+from vision import detect_cards, detect_tiles
 from vision.crops import crops
 from vision.evaluate import Score, score
 from vision.matching import same_object
@@ -60,9 +60,9 @@ def causes(reader: TableReader, scene: Scene) -> tuple[Counter[str], Counter[str
     ``reader`` (and the profile it holds)."""
     image = scene.image
     quads = (
-        detect.tile_candidates(image)
+        detect_tiles.tile_candidates(image)
         if reader.kind == "tiles"
-        else detect.card_candidates(image, ink_floor=reader.ink_floor)
+        else detect_cards.card_candidates(image, ink_floor=reader.ink_floor)
     )
     reads = reader._recognise(crops(image, quads, reader.recogniser.spec.crop), name_all=True)
     objects = reader.read(image).objects

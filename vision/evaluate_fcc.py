@@ -19,8 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision import synth_cactus, synth_fourcolor
-from vision.detect import quad_iou
 from vision.evaluate import Score
+from vision.overlaps import quad_iou
 from vision.reader import Found
 
 MUST = {"fourcolor": 0.6, "cactus": 0.8}  # share of the naming part uncovered to count

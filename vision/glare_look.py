@@ -1,6 +1,6 @@
 """Card indices washed out by glare, looked for once more at the photo's own size.
 
-Card detection runs on the photo shrunk to :data:`vision.detect.CARD_WORK_SIDE`. Where glare
+Card detection runs on the photo shrunk to :data:`vision.detect_cards.CARD_WORK_SIDE`. Where glare
 clips a card's paper to white its print is pale (an ink score of 30-40 over the paper at the
 photo's own size, 60 and more elsewhere), and shrinking plus the speckle filter wipe out its
 thin strokes: such an index is never proposed. On one-print development decks enrolled once
@@ -8,7 +8,7 @@ thin strokes: such an index is never proposed. On one-print development decks en
 standard deck's 49 misses (10C, 2H, KS, JC under a bright spot), 22 of All In's 75.
 
 So a photo larger than the working size (:data:`LARGER_THAN`) with paper clipped to white
-(:data:`CLIPPED_LEAST` pixels or more at :data:`vision.detect.CLIPPED_PAPER`) is looked at
+(:data:`CLIPPED_LEAST` pixels or more at :data:`vision.detect_cards.CLIPPED_PAPER`) is looked at
 again at its own size, and the proposals found there about as wide as the indices read so far
 (:data:`SIZES`) are added, after every other, and ranked as any read is. (Ranked under every
 overlapping read where a profile is used, they read worse: standard deck 1173 / 37 against
@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision import detect
+from vision import detect_cards, overlaps
 
 Quad = npt.NDArray[np.float32]
 LARGER_THAN = 1.2  # times CARD_WORK_SIDE: a photo within this was looked at near its own size
@@ -49,9 +49,9 @@ SIZES = (0.7, 1.4)
 
 def looked_at_again(image: npt.NDArray[Any]) -> bool:
     """Whether ``image`` is larger than the working size and has paper clipped to white."""
-    if max(image.shape[:2]) <= LARGER_THAN * detect.CARD_WORK_SIDE:
+    if max(image.shape[:2]) <= LARGER_THAN * detect_cards.CARD_WORK_SIDE:
         return False
-    return detect.clipped_pixels(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)) >= CLIPPED_LEAST
+    return detect_cards.clipped_pixels(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)) >= CLIPPED_LEAST
 
 
 def proposals(image: npt.NDArray[Any], widths: Sequence[float]) -> list[Quad]:
@@ -67,9 +67,9 @@ def proposals(image: npt.NDArray[Any], widths: Sequence[float]) -> list[Quad]:
     """
     if not looked_at_again(image):
         return []
-    out = detect.card_candidates(image, work_side=max(image.shape[:2]), finest_only=True)
+    out = detect_cards.card_candidates(image, work_side=max(image.shape[:2]), finest_only=True)
     if widths:
         typical = float(np.median(widths))
         lo, hi = SIZES[0] * typical, SIZES[1] * typical
-        out = [q for q in out if lo <= detect.short_side(q) <= hi]
+        out = [q for q in out if lo <= overlaps.short_side(q) <= hi]
     return out

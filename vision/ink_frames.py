@@ -1,7 +1,7 @@
 """A card index printed in a narrow font is framed across its ink, not across a wide index.
 
 A card index is proposed and read in a frame of a fixed shape (0.62 × as wide as tall:
-:func:`vision.detect._card_quads`), made for the usual rank over suit. Some decks print a
+:func:`vision.detect_cards._card_quads`), made for the usual rank over suit. Some decks print a
 narrow rank over a narrow suit: a tall Q or 8 only a quarter as wide as the index is tall.
 That frame then holds the index and as much paper, or the card's edge, either side of it, and
 is often off-centre. The table's zones, the annotated image, the stability tracker and the
@@ -11,7 +11,7 @@ and ``lost_to_overlap`` in :mod:`vision.card_misses`).
 
 So, once a table's reads are chosen (before :mod:`vision.card_size` takes the indices' size
 from them, and again for a frame it moves), each printed index's frame is looked at once
-more: the ink in it (:func:`vision.detect.card_ink_masks`), in parts that reach its middle
+more: the ink in it (:func:`vision.detect_cards.card_ink_masks`), in parts that reach its middle
 third across, gives the index's extent across. Only where that ink is plainly an index narrower than
 :data:`INK_SHARE` of the frame is the frame narrowed, to the ink with a margin
 (:data:`MARGIN`) but never under :data:`FLOOR` of its width, and centred on the ink. Its height
@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.crops import crop
-from vision.detect import card_ink_masks
+from vision.detect_cards import card_ink_masks
 
 Image = npt.NDArray[Any]
 Quad = npt.NDArray[np.float32]

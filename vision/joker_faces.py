@@ -6,7 +6,7 @@ for nothing, or one star is read as a 4 (layout 11, development seeds: 28 of 87 
 Whole, a joker's face looks like no numbered tile: no number, no bar, a star in the middle.
 Enrolment keeps every tile's whole face as small colour thumbnails
 (:func:`vision.enroll.pixel_embed`: the tile's outline and its jitters, both ways up), and a
-read looks at each pale tile face the detector finds (:func:`vision.detect.tile_faces`),
+read looks at each pale tile face the detector finds (:func:`vision.detect_tiles.tile_faces`),
 and at each place a row of read tiles leaves for one more, where nothing was read: a frame
 whose thumbnail lies nearer an enrolled joker's than any numbered tile's, by
 :data:`JOKER_MARGIN` (cosine), is read as that joker, in place of any smaller read on it (a
@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from vision import detect, tile_rows
+from vision import detect_tiles, overlaps, tile_rows
 from vision.crops import crop
 from vision.enrol_layout import jittered
 from vision.enroll import TEMPERATURE, pixel_embed
@@ -36,7 +36,7 @@ FACE_CROP = (48, 64)  # a tile's face, cut out before the thumbnail shrinks it
 JOKER_MARGIN = 0.2
 # A face counts as read only by a read frame at least this long (of the face's long side):
 # since a face of a tile's shape is also proposed as two touching tiles
-# (:data:`vision.detect.FACE_PAIR`), half a double joker's face, one star, was read as a 4 in
+# (:data:`vision.detect_tiles.FACE_PAIR`), half a double joker's face, one star, was read as a 4 in
 # a frame that covers the face, and the joker's face was no longer looked at (development
 # layout 14, seeds 8 600 072+12: jokers right 21 -> 19 with the halves, 20 with this).
 # One-print dev decks with the halves, right / spurious, prints 21-30: 2381 / 21 -> 2378 /
@@ -80,13 +80,13 @@ def jokers(
     whose thumbnail is nearer an enrolled joker's (``faces``, one label each in ``labels``)
     than any numbered tile's by :data:`JOKER_MARGIN`. Confidence and alternatives: a softmax
     over each label's nearest thumbnail (the profile's temperature). ``on_table``: the
-    photo's :func:`vision.detect.tile_faces` where the caller found them already."""
+    photo's :func:`vision.detect_tiles.tile_faces` where the caller found them already."""
     names = sorted(set(labels))
     joker = np.array([is_joker(n) for n in names])
     if not joker.any() or joker.all():
         return []
     # Each face upright and sideways: its frame does not say which of its sides is the top.
-    faces_seen = tile_sized(detect.tile_faces(image) if on_table is None else on_table, read)
+    faces_seen = tile_sized(detect_tiles.tile_faces(image) if on_table is None else on_table, read)
     frames = [
         turn
         for q, at in zip(faces_seen, _read_at_each(faces_seen, read), strict=True)
@@ -122,9 +122,9 @@ def tile_sized(faces: Sequence[Quad], read: Sequence[Quad]) -> list[Quad]:
     where fewer than :data:`FACE_SIZE_READS` tiles were read (nothing to measure by)."""
     if len(read) < FACE_SIZE_READS or not faces:
         return list(faces)
-    typical = float(np.median([detect.long_side(q) for q in read]))
+    typical = float(np.median([overlaps.long_side(q) for q in read]))
     lo, hi = FACE_SIZES
-    return [f for f in faces if lo * typical <= detect.long_side(f) <= hi * typical]
+    return [f for f in faces if lo * typical <= overlaps.long_side(f) <= hi * typical]
 
 
 def _row_places(image: npt.NDArray[Any], read: Sequence[Quad]) -> list[Quad]:
@@ -159,8 +159,8 @@ def _read_at_each(faces: Sequence[Quad], read: Sequence[Quad]) -> list[bool]:
     frames = np.asarray(read, np.float32).reshape(-1, 4, 2)
     quads = np.asarray(faces, np.float32).reshape(-1, 4, 2)  # as the detector frames them
     rows, cols = near_pairs(quads, frames)
-    sizes = np.array([detect.long_side(f) for f in frames])
-    least = READ_AS_LONG * np.array([detect.long_side(f) for f in quads])
+    sizes = np.array([overlaps.long_side(f) for f in frames])
+    least = READ_AS_LONG * np.array([overlaps.long_side(f) for f in quads])
     hit = same_objects(quads[rows], frames[cols]) & (sizes[cols] >= least[rows])
     out = np.zeros(len(quads), bool)
     out[rows[hit]] = True

@@ -23,9 +23,9 @@ import numpy.typing as npt
 
 from vision import detect_cactus, detect_fourcolor
 from vision.crops import crops
-from vision.detect import quad_iou
 from vision.fourcolor_read import meld_groups, read_cards
 from vision.labels import NONE
+from vision.overlaps import quad_iou
 from vision.reader import Found, Reading
 from vision.recognise import Read, Recogniser
 

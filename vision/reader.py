@@ -21,11 +21,13 @@ from vision import (
     card_mates,
     card_pips,
     card_size,
-    detect,
+    detect_cards,
+    detect_tiles,
     doubtful_reads,
     glare_look,
     ink_frames,
     joker_faces,
+    overlaps,
     proposal_gate,
     tile_rows,
     tile_size,
@@ -57,7 +59,7 @@ PROFILE_NONE_GATE = 0.5  # with a deck profile: a crop is an object when the mod
 # read one more with 11 more spurious. Such a read ranks under every read the gate passed.
 MODEL_SURE = 0.8
 MODEL_SURE_NONE = 0.05
-# A word index (a joker's "Joker", detect.WORD_LABELS) looks like no rank and suit in any
+# A word index (a joker's "Joker", overlaps.WORD_LABELS) looks like no rank and suit in any
 # deck, so the model's sure read of one vouches even on a deck it does not read (weight 0):
 # there the gate turned away jokers the model read X at 0.97-1.0 with none 0.00-0.02 (dev
 # print 27, scene 61 017), their crops a little nearer clutter cut from the word than the
@@ -79,7 +81,7 @@ def model_vouches(
     sure = (probs[:, :-1].max(axis=1) >= MODEL_SURE) & (probs[:, -1] <= MODEL_SURE_NONE)
     reads = np.full(len(probs), weight > 0)
     if names and WORDS_VOUCHED:
-        word = np.array([n in detect.WORD_LABELS for n in names[:-1]], bool)
+        word = np.array([n in overlaps.WORD_LABELS for n in names[:-1]], bool)
         reads |= word[probs[:, :-1].argmax(axis=1)]
     return np.asarray(sure & reads, bool)
 
@@ -158,7 +160,7 @@ VERIFY_SURE_NONE = 0.02
 # All In 606 of 640 either way, spurious 4 -> 5. None at most 0.02 added spurious reads.
 VERIFY_KEEP_NONE = 0.01
 VERIFY_KEEP_CONFIDENCE = 0.45
-# Cards: small indices are looked for once more (detect.fine_card_quads) when the first reads
+# Cards: small indices are looked for once more (detect_cards.fine_card_quads) when the first reads
 # say the indices on this table are small: their median frame is under FINE_BELOW px tall at
 # the detector's working size, or nothing was read. Fresh generated tables, 100 a set, right
 # without -> with: All In 613 -> 621 of 635 (seeds 3 500 000+, chosen on), 641 -> 651 of 683
@@ -175,7 +177,7 @@ FINE_BELOW = 36.0
 # 383 with 16, 0.6 381 with 10, 0.65 378 with 10, 0.7 372 with 9.
 CARD_MIN_CONFIDENCE = 0.6
 # Cards: two reads clash when their frames overlap by more than this (intersection over union;
-# detect.suppress, 0.3 for tiles). Indices never overlap one another, even fanned, while a
+# overlaps.suppress, 0.3 for tiles). Indices never overlap one another, even fanned, while a
 # frame across two of them, or around an index and the pip beside it, does. Dev fold (6-epoch
 # dev-out model): 0.3 read 365 of 432 right with 30 spurious, 0.2 365 with 27, 0.15 365 with
 # 25, 0.1 365 with 26; on 60 fresh generated scenes per deck 0.2 took the standard deck's
@@ -185,7 +187,7 @@ CARD_MIN_CONFIDENCE = 0.6
 # the training split (shipped model) 1499 / 93 -> 1499 / 80, 500 fresh generated scenes
 # (standard deck seeds 70 000+, 72 000+, 74 000+; All In 71 000+, 73 000+) 3044 / 25 -> 3044 / 18.
 CARD_CLASH_IOU = 0.15
-# Cards: the floor for a word index (detect.WORD_LABELS, the joker's "Joker"), which any
+# Cards: the floor for a word index (overlaps.WORD_LABELS, the joker's "Joker"), which any
 # printed word on the table resembles (a logo, a keyboard's print, a box). On the dev fold
 # (dev-out model) all 8 jokers read right were at 0.996 or more, while 5 of the 10 other joker
 # reads were under 0.9. Generated jokers read less surely: on 60 fresh scenes of the standard
@@ -198,7 +200,7 @@ WORD_MIN_CONFIDENCE = 0.9
 # and the training split 1512 / 68 the same. None: off.
 WORD_PAIR_LEAST: float | None = 0.6
 # Cards with a deck profile: the cards whose index an enrolled deck may print as a word spelt
-# down the corner, as it may its joker's (the rune card's "RUNE"), besides detect.WORD_LABELS.
+# down the corner, as it may its joker's (the rune card's "RUNE"), besides overlaps.WORD_LABELS.
 # Their reads' frames are carried along the word (vision.word_frames) and joined as the joker's
 # are. Without a profile nothing is carried, and the rune is no word (the trained All In deck
 # prints it as an R): carrying the trained decks' joker reads too read 300 fresh generated
@@ -339,10 +341,10 @@ def exposed(image: Image) -> Image:
 
 
 def _sized_alike(reads: list[Read]) -> list[str]:
-    """Labels for :func:`detect.prefer_typical` over card reads: a word index (a joker's
+    """Labels for :func:`overlaps.prefer_typical` over card reads: a word index (a joker's
     "Joker") is framed at its word's length, not at the photo's index size, so each word
     read is a label of its own and is never ranked by its size."""
-    return [f"#{k}" if r.label in detect.WORD_LABELS else r.label for k, r in enumerate(reads)]
+    return [f"#{k}" if r.label in overlaps.WORD_LABELS else r.label for k, r in enumerate(reads)]
 
 
 def _index_sized(quads: Sequence[npt.NDArray[np.float32]], keep: list[int]) -> list[int]:
@@ -350,7 +352,7 @@ def _index_sized(quads: Sequence[npt.NDArray[np.float32]], keep: list[int]) -> l
     (:data:`CARD_OVERSIZE`)."""
     if CARD_OVERSIZE is None or len(keep) < CARD_OVERSIZE_AMONG:
         return keep
-    widths = [detect.short_side(quads[i]) for i in keep]
+    widths = [overlaps.short_side(quads[i]) for i in keep]
     most = CARD_OVERSIZE * float(np.median(widths))
     return [i for i, w in zip(keep, widths, strict=True) if w <= most]
 
@@ -382,11 +384,11 @@ def first_proposals(
 ) -> tuple[Image, list[npt.NDArray[np.float32]]]:
     """The image as the reader sees it (card photos :func:`exposed`) and the detector's first
     proposals there, before any later look. ``bare``, ``ink_floor``: see
-    :func:`detect.card_candidates`; ``faces``: see :func:`detect.tile_candidates`."""
+    :func:`detect_cards.card_candidates`; ``faces``: see :func:`detect_tiles.tile_candidates`."""
     if kind == "cards":
         image = exposed(image)
-        return image, detect.card_candidates(image, bare=bare, ink_floor=ink_floor)
-    return image, detect.tile_candidates(image, faces=faces)
+        return image, detect_cards.card_candidates(image, bare=bare, ink_floor=ink_floor)
+    return image, detect_tiles.tile_candidates(image, faces=faces)
 
 
 class TableReader:
@@ -467,17 +469,18 @@ class TableReader:
         w, h = self.recogniser.spec.crop
         # Warm-up: the first inference and OpenCV's first colour conversions are slow.
         self.recogniser.run(np.zeros((1, h, w, 3), np.uint8))
-        detect.tile_candidates(np.full((64, 64, 3), 128, np.uint8))
+        detect_tiles.tile_candidates(np.full((64, 64, 3), 128, np.uint8))
         self.profile: DeckProfile | None = None
         if deck is not None:
             self.use_deck(deck, data_dir)
 
     @property
     def ink_floor(self) -> float | None:
-        """The ink level card proposals are also looked for at (:func:`detect.card_ink_masks`):
-        :data:`detect.ENROLLED_INK_FLOOR` for a card deck read with its profile, else none."""
+        """The ink level card proposals are also looked for at
+        (:func:`detect_cards.card_ink_masks`): :data:`detect_cards.ENROLLED_INK_FLOOR` for a
+        card deck read with its profile, else none."""
         if self.kind == "cards" and self.profile is not None:
-            return detect.ENROLLED_INK_FLOOR
+            return detect_cards.ENROLLED_INK_FLOOR
         return None
 
     def use_deck(self, deck: DeckProfile | str, data_dir: Path | None = None) -> None:
@@ -642,7 +645,7 @@ class TableReader:
         ]
         if not heights:
             return True
-        working = min(1.0, detect.CARD_WORK_SIDE / max(image.shape[:2]))
+        working = min(1.0, detect_cards.CARD_WORK_SIDE / max(image.shape[:2]))
         return bool(float(np.median(heights)) * working < FINE_BELOW)
 
     def _look_finer(
@@ -655,7 +658,7 @@ class TableReader:
         """Cards: two more looks for indices the first proposals missed, each adding the
         proposals that repeat none of those before, read. Where the first reads are small
         (:meth:`_small_indices`; unless ``fine`` is off), the small indices' proposals
-        (:func:`detect.fine_card_quads`); where glare clipped the paper of a photo larger than
+        (:func:`detect_cards.fine_card_quads`); where glare clipped the paper of a photo larger than
         the working size (unless ``glare`` is off), the proposals found at its own size
         (:func:`glare_look.proposals`, never in faint ink). ``spent`` gets the seconds their
         detection and cropping took. Tiles: ``quads`` and ``reads`` as they are."""
@@ -663,12 +666,14 @@ class TableReader:
             return quads, reads
         if self.fine and self._small_indices(image, quads, reads):
             t0 = time.perf_counter()
-            more = detect.fine_card_quads(image, ink_floor=self.ink_floor)
-            quads, reads = self._read_more(image, quads, reads, more, t0, spent, detect.FINE_CAP)
+            more = detect_cards.fine_card_quads(image, ink_floor=self.ink_floor)
+            quads, reads = self._read_more(
+                image, quads, reads, more, t0, spent, detect_cards.FINE_CAP
+            )
         if self.glare:
             t0 = time.perf_counter()
             widths = [
-                detect.short_side(q) for q, r in zip(quads, reads, strict=True) if r.label != NONE
+                overlaps.short_side(q) for q, r in zip(quads, reads, strict=True) if r.label != NONE
             ]
             more = glare_look.proposals(image, widths)
             quads, reads = self._read_more(image, quads, reads, more, t0, spent)
@@ -687,7 +692,7 @@ class TableReader:
         """``quads`` and ``reads`` with the proposals ``more`` that repeat none of them (at most
         ``cap``) and their reads added. ``spent`` gets the seconds since ``since`` (finding
         ``more``) and those the cropping took."""
-        new = detect.distinct([*quads, *more], start=len(quads))[len(quads) :][:cap]
+        new = overlaps.distinct([*quads, *more], start=len(quads))[len(quads) :][:cap]
         t1 = time.perf_counter()
         batch = crops(image, new, self.recogniser.spec.crop)
         spent["detect"] = spent.get("detect", 0.0) + t1 - since
@@ -719,7 +724,7 @@ class TableReader:
             for q, r in zip(places, reads, strict=True)
             if r.label != NONE
             and r.confidence >= self.floor
-            and not any(detect.quad_iou(q, o.quad) > 0.3 for o in objects)
+            and not any(overlaps.quad_iou(q, o.quad) > 0.3 for o in objects)
         ]
 
     def _to_index_size(
@@ -729,7 +734,7 @@ class TableReader:
         and moved to the surest such frame that names the same card (:mod:`card_size`);
         ``spent`` gets the seconds the looks' cropping and recognition took. Word indices
         (a joker's) are framed along their word and neither looked at nor counted."""
-        printed = [k for k, o in enumerate(objects) if o.label not in detect.WORD_LABELS]
+        printed = [k for k, o in enumerate(objects) if o.label not in overlaps.WORD_LABELS]
         jobs = card_size.looks([objects[k].quad for k in printed])
         if not jobs:
             return objects
@@ -753,7 +758,7 @@ class TableReader:
     def _fitted_to_ink(self, image: Image, found: Found) -> Found:
         """Cards: ``found`` framed across its index's ink where that is narrow
         (:mod:`ink_frames`); a word index (a joker's) is framed along its word already."""
-        if not self.ink_frames or found.label in detect.WORD_LABELS:
+        if not self.ink_frames or found.label in overlaps.WORD_LABELS:
             return found
         return replace(found, quad=ink_frames.fitted(image, found.quad))
 
@@ -900,10 +905,10 @@ class TableReader:
             # -> 2534 / 79 of 2649, All In 2497 / 59 -> 2499 / 55 of 2659; TYPICAL_CLOSE
             # 0.03 / 0.1 / 0.2 in similarity instead of 0.06 read prints 21-30 alike (1164 /
             # 1163 / 1162 against 1162 of 1211; All In 1142 / 1139 / 1139 against 1142).
-            rk = detect.prefer_typical(
+            rk = overlaps.prefer_typical(
                 framed, _sized_alike([reads[keep[j]] for j in among]), rk, either=True
             )
-            sub = detect.suppress(
+            sub = overlaps.suppress(
                 framed,
                 rk,
                 iou=CARD_CLASH_IOU,
@@ -912,7 +917,7 @@ class TableReader:
             chosen = [among[k] for k in sub]
             # Measured on fresh generated scenes: a third of the spurious card reads were an
             # index read a second time in a frame of another size.
-            again = detect.drop_repeats(
+            again = overlaps.drop_repeats(
                 [quads[keep[j]] for j in chosen],
                 [reads[keep[j]].label for j in chosen],
                 [rk[k] for k in sub],
@@ -949,18 +954,18 @@ class TableReader:
         chosen: list[int],
     ) -> tuple[list[int], list[npt.NDArray[np.float32]]]:
         """Cards: the reads of one word index (a joker's "Joker") joined into one
-        (:func:`detect.join_words`), and without a profile, those under
+        (:func:`overlaps.join_words`), and without a profile, those under
         WORD_MIN_CONFIDENCE dropped; then a word's letters read as an index, and a "word"
-        around several indices, dropped (:func:`detect.word_parts`)."""
+        around several indices, dropped (:func:`overlaps.word_parts`)."""
         at = [keep[j] for j in chosen]
-        words = detect.WORD_LABELS
+        words = overlaps.WORD_LABELS
         quads = list(quads)
         if self.profile is not None:
             words = words | ENROLLED_WORDS
             for i in at:
                 if reads[i].label in words:
                     quads[i] = word_frames.along_word(image, quads[i])
-        kept, frames = detect.join_words(
+        kept, frames = overlaps.join_words(
             [quads[i] for i in at],
             [reads[i].label for i in at],
             [reads[i].confidence for i in at],
@@ -977,12 +982,12 @@ class TableReader:
             chosen = [
                 j
                 for n, j in enumerate(chosen)
-                if reads[keep[j]].label not in detect.WORD_LABELS
+                if reads[keep[j]].label not in overlaps.WORD_LABELS
                 or reads[keep[j]].confidence >= WORD_MIN_CONFIDENCE
                 or n in paired
             ]
         at = [keep[j] for j in chosen]
-        parts = detect.word_parts(
+        parts = overlaps.word_parts(
             [quads[i] for i in at],
             [reads[i].label for i in at],
             [reads[i].confidence for i in at],
@@ -1000,7 +1005,7 @@ class TableReader:
         doubtful = [
             n
             for n, r in enumerate(reads)
-            if r.label in detect.WORD_LABELS
+            if r.label in overlaps.WORD_LABELS
             and WORD_PAIR_LEAST <= r.confidence < WORD_MIN_CONFIDENCE
         ]
         if not doubtful:
@@ -1008,7 +1013,7 @@ class TableReader:
         words = [
             n
             for n, r in enumerate(reads)
-            if r.label in detect.WORD_LABELS and r.confidence >= WORD_PAIR_LEAST
+            if r.label in overlaps.WORD_LABELS and r.confidence >= WORD_PAIR_LEAST
         ]
         out = set()
         for n in doubtful:
@@ -1029,11 +1034,11 @@ class TableReader:
         quads: list[npt.NDArray[np.float32]], reads: list[Read]
     ) -> Callable[[int, int], bool]:
         """Whether proposal ``k`` overlaps kept read ``kept`` too much to be kept beside it, or
-        is a letter of that kept, surer word read (as :func:`detect.word_parts` drops them)."""
+        is a letter of that kept, surer word read (as :func:`overlaps.word_parts` drops them)."""
 
         def clashes(k: int, kept: int) -> bool:
-            if reads[kept].label not in detect.WORD_LABELS:
-                return detect.quad_iou(quads[k], quads[kept]) > CARD_CLASH_IOU
+            if reads[kept].label not in overlaps.WORD_LABELS:
+                return overlaps.quad_iou(quads[k], quads[kept]) > CARD_CLASH_IOU
             # A red "Joker" printed at both corners: its two J's, half-turned a card apart,
             # were paired back as a jack of hearts read twice (card_mates.pair_up) after
             # word_parts had dropped them as letters. Only ranks a letter of the word reads
@@ -1041,9 +1046,9 @@ class TableReader:
             letter = (
                 reads[k].label[:-1] in WORD_LETTER_RANKS
                 and reads[k].confidence < reads[kept].confidence
-                and detect.centre_within(quads[k], quads[kept])
+                and overlaps.centre_within(quads[k], quads[kept])
             )
-            return letter or detect.quad_iou(quads[k], quads[kept]) > MATE_CLASH_IOU
+            return letter or overlaps.quad_iou(quads[k], quads[kept]) > MATE_CLASH_IOU
 
         return clashes
 
@@ -1053,7 +1058,7 @@ class TableReader:
         """Cards: the kept reads (``at``) and the proposals their cards' other corner indices
         vouch for (:func:`card_mates.vouch`)."""
         clashes = self._mate_clash(quads, reads)
-        return card_mates.vouch(quads, reads, at, self._probs, clashes, detect.WORD_LABELS)
+        return card_mates.vouch(quads, reads, at, self._probs, clashes, overlaps.WORD_LABELS)
 
     def _pair_up(
         self,
@@ -1068,7 +1073,7 @@ class TableReader:
         again in the :attr:`verify` framings first: a pattern that looks like an index in one
         frame seldom does in the others."""
         clashes = self._mate_clash(quads, reads)
-        words = detect.WORD_LABELS
+        words = overlaps.WORD_LABELS
         paired, _ = card_mates.pair_up(quads, reads, at, self._probs, clashes, floor, words)
         if len(paired) == len(at):
             return paired, reads
@@ -1172,7 +1177,7 @@ class TableReader:
         # An enrolled tile deck's jokers are looked for on the tile faces the detector finds
         # anyway: found once for both (a median 3.9 ms a read saved; None: no joker look).
         on_table = (
-            detect.tile_faces(image)
+            detect_tiles.tile_faces(image)
             if self.kind == "tiles" and self.profile is not None and self.profile.faces is not None
             else None
         )
@@ -1198,21 +1203,21 @@ class TableReader:
         t3 = time.perf_counter()
         ranks = [self._rank(reads[i]) for i in keep]
         if self.kind == "tiles":
-            ranks = detect.prefer_whole(
+            ranks = overlaps.prefer_whole(
                 [quads[i] for i in keep], [reads[i].label for i in keep], ranks
             )
-            ranks = detect.prefer_typical(
+            ranks = overlaps.prefer_typical(
                 [quads[i] for i in keep], [reads[i].label for i in keep], ranks
             )
         if self.kind == "cards":
             chosen, reads = self._resolve_cards(image, quads, reads, keep, ranks, floor)
             chosen, quads = self._join_words(image, quads, reads, keep, chosen)
         else:
-            chosen = detect.suppress([quads[i] for i in keep], ranks, nested=self.kind == "tiles")
+            chosen = overlaps.suppress([quads[i] for i in keep], ranks, nested=self.kind == "tiles")
             # Ranks with a profile are its own measure, not the model's confidence that
             # reseat's thresholds are set on.
             if self.kind == "tiles" and self.profile is None:
-                chosen = detect.reseat(
+                chosen = overlaps.reseat(
                     [quads[i] for i in keep], [reads[i].label for i in keep], ranks, chosen
                 )
         at = [keep[j] for j in chosen]
@@ -1245,7 +1250,7 @@ class TableReader:
                 [o.quad for o in objects],
                 [o.label for o in objects],
                 [o.confidence for o in objects],
-                detect.WORD_LABELS,
+                overlaps.WORD_LABELS,
             )
             objects = [o for o, card in zip(objects, art, strict=True) if card is None]
         if self.kind == "tiles" and self.profile is not None and self.profile.mark is not None:

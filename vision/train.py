@@ -23,14 +23,23 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision import datasets, detect, glyphs, label_review, quantise, synth, synth_print
+from vision import (
+    datasets,
+    detect_cards,
+    detect_tiles,
+    glyphs,
+    label_review,
+    quantise,
+    synth,
+    synth_print,
+)
 from vision.card_turns import Turn
 from vision.crops import crop, reframed
-from vision.detect import quad_iou
 from vision.evaluate import other_corner
 from vision.fork_pool import forked_pool
 from vision.labels import NONE, LabelSpec, spec_for
 from vision.matching import aligned, same_object
+from vision.overlaps import quad_iou
 from vision.reader import CARD_REFRAMES
 from vision.recognise import MODELS
 
@@ -226,7 +235,7 @@ def _jitter_turn(box: synth.Quad) -> Turn | None:
 # apart, no faint light print, no small suits beside squat ranks, no second look at a
 # washed-out photo, no glyphs inside other ink's holes, no texture left out first, no
 # faint print on clipped paper, and at most 500 (read time pairs them too and keeps up to
-# detect.CARD_CAP, 2026-11-25, looks for the next three, 2026-11-26, the two after,
+# detect_cards.CARD_CAP, 2026-11-25, looks for the next three, 2026-11-26, the two after,
 # 2026-11-27, and the last, 2026-11-29). A dev-out model trained on the read-time proposals
 # of 2026-11-25 read the dev fold worse: 390 of 432 right with 30 spurious, against 396 with
 # 13 (fresh generated scenes: 371 and 370 of 386 against 373 and 367).
@@ -253,8 +262,8 @@ def _candidates(kind: str, image: synth.Image) -> list[synth.Quad]:
     # Nor the joker rings: trained on those frames too (2026-11-25) it read 2934 of 2961 tiles
     # on the fresh tables against 2935, bench synthetic 1050 against 1052, spurious 5 -> 10.
     if kind == "tiles":
-        return detect.tile_candidates(image, faces_too=False, read_time=False)
-    return detect.card_candidates(image, **CARD_PROPOSALS)
+        return detect_tiles.tile_candidates(image, faces_too=False, read_time=False)
+    return detect_cards.card_candidates(image, **CARD_PROPOSALS)
 
 
 def crops_from(

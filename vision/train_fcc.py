@@ -22,10 +22,10 @@ import numpy.typing as npt
 
 from vision import detect_cactus, detect_fourcolor, synth_cactus, synth_fourcolor
 from vision.crops import crop
-from vision.detect import quad_iou
 from vision.fork_pool import forked_pool
 from vision.fourcolor_read import CharRead, beside_squares
 from vision.labels import NONE, LabelSpec, spec_for
+from vision.overlaps import quad_iou
 
 Crops = npt.NDArray[Any]
 Quad = npt.NDArray[np.float64]
