@@ -568,3 +568,20 @@ def test_training_proposes_as_the_shipped_model_learnt_without_read_time_looks(
     trained_on = _candidates("cards", scene.image)
     looked = detect_cards.card_candidates(scene.image, **{**CARD_PROPOSALS, look: True})
     assert len(looked) > len(trained_on)  # on this table the look adds proposals
+
+
+def test_card_frames_made_many_at_once_are_the_frames_made_one_by_one() -> None:
+    # The pair proposals are framed all at once; the single-frame rect_quad is the reference.
+    rng = np.random.default_rng(5)
+    centre = rng.uniform(0, 900, (50, 2)).astype(np.float32)
+    width = rng.uniform(5, 60, 50).astype(np.float32)
+    height = rng.uniform(5, 90, 50).astype(np.float32)
+    angle = rng.uniform(-180, 180, 50)
+    down = np.stack([np.cos(np.radians(angle)), np.sin(np.radians(angle))], 1).astype(np.float32)
+    many = detect_cards._rects(centre, width, height, down)
+    one = [
+        detect.rect_quad(c, float(w), float(h), float(a))
+        for c, w, h, a in zip(centre, width, height, angle, strict=True)
+    ]
+    assert many.shape == (50, 4, 2) and many.dtype == np.float32
+    assert np.allclose(many, np.stack(one), atol=1e-3)

@@ -227,15 +227,18 @@ def rect_quad(
     a = math.radians(down_angle)
     down = np.array([math.cos(a), math.sin(a)], np.float32)
     right = np.array([down[1], -down[0]], np.float32)
-    hw, hh = width / 2, height / 2
-    return np.stack(
-        [
-            centre - hw * right - hh * down,
-            centre + hw * right - hh * down,
-            centre + hw * right + hh * down,
-            centre - hw * right + hh * down,
-        ]
-    ).astype(np.float32)
+    return np.stack(corners(centre, width / 2, height / 2, right, down)).astype(np.float32)
+
+
+def corners(centre: Any, half_w: Any, half_h: Any, right: Any, down: Any) -> list[Any]:
+    """TL TR BR BL about ``centre``, ``half_w`` along ``right`` and ``half_h`` along ``down``
+    (one rectangle, or many at once where each is a column of arrays)."""
+    return [
+        centre - half_w * right - half_h * down,
+        centre + half_w * right - half_h * down,
+        centre + half_w * right + half_h * down,
+        centre - half_w * right + half_h * down,
+    ]
 
 
 def pair_quad(rank: npt.NDArray[np.float32], suit: npt.NDArray[np.float32]) -> Quad:

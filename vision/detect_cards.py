@@ -20,6 +20,7 @@ from vision.detect import (
     Glyph,
     Image,
     Quad,
+    corners,
     glyphs,
     group_glyphs,
     merged,
@@ -319,15 +320,7 @@ def _rects(
     """:func:`rect_quad` for many rectangles at once (N × 4 × 2)."""
     right = np.stack([down[:, 1], -down[:, 0]], 1)
     hw, hh = (width / 2)[:, None], (height / 2)[:, None]
-    return np.stack(
-        [
-            centre - hw * right - hh * down,
-            centre + hw * right - hh * down,
-            centre + hw * right + hh * down,
-            centre - hw * right + hh * down,
-        ],
-        1,
-    ).astype(np.float32)
+    return np.stack(corners(centre, hw, hh, right, down), 1).astype(np.float32)
 
 
 FAINT = 0.55  # cards: the extra fine-ink mask's level, as a share of Otsu's
