@@ -145,8 +145,8 @@ def card_ink_masks(
     clipped: bool = False,
     ink_floor: float | None = None,
 ) -> list[npt.NDArray[Any]]:
-    """:func:`ink_mask` at several stroke sizes, the same masks, with the grey and saturation
-    images computed once (OpenCV instead of NumPy reductions over the colour axis: the
+    """:func:`vision.detect.ink_mask` at several stroke sizes, the same masks, with the grey and
+    saturation images computed once (OpenCV instead of NumPy reductions over the colour axis: the
     per-pixel max/min of three channels was most of the card detector's time). ``washed``:
     and, if the image is washed out as a whole (:data:`WASHED_GREY`), the finest strokes at
     :data:`WASHED_INK` as well; else ``clipped``: the finest strokes at that level on paper
@@ -317,7 +317,7 @@ def _rects(
     height: npt.NDArray[Any],
     down: npt.NDArray[Any],
 ) -> npt.NDArray[np.float32]:
-    """:func:`rect_quad` for many rectangles at once (N × 4 × 2)."""
+    """:func:`vision.detect.rect_quad` for many rectangles at once (N × 4 × 2)."""
     right = np.stack([down[:, 1], -down[:, 0]], 1)
     hw, hh = (width / 2)[:, None], (height / 2)[:, None]
     return np.stack(corners(centre, hw, hh, right, down), 1).astype(np.float32)
@@ -416,8 +416,8 @@ def card_candidates(
     ``inside``: glyphs inside a hole of other ink too. A fine check or dotted cloth joins
     into one net of ink around the cards, and a card's print lies in its hole: only the
     net's outline was found, and a fan of clear indices had no proposal at all.
-    ``texture``: a busy mask leaves texture out first (:data:`TEXTURE_FROM`,
-    :data:`TEXTURE_MOST`).
+    ``texture``: a busy mask leaves texture out first (:data:`vision.detect.TEXTURE_FROM`,
+    :data:`vision.detect.TEXTURE_MOST`).
     ``clipped``: faint print on paper clipped to white too (:data:`CLIPPED_PAPER`).
     ``bare``: where the cap binds, half of it for proposals on bare ground
     (:data:`BARE_WEIGHT`).

@@ -376,8 +376,8 @@ def _tiles_in_face(centre: npt.NDArray[np.float32], rw: float, rh: float, ang: f
 def _tile_ink(
     image: Image, stroke: int, colour_share: float = 1.0
 ) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
-    """:func:`ink_mask` for tiles, with the colourful part (red, blue, orange print) apart:
-    colourful above ``colour_share`` of the ink mask's Otsu level."""
+    """:func:`vision.detect.ink_mask` for tiles, with the colourful part (red, blue, orange
+    print) apart: colourful above ``colour_share`` of the ink mask's Otsu level."""
     score, colourful = ink_score(image, stroke)
     level, mask = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask[score < 28] = 0
