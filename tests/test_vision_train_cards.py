@@ -6,6 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 import torch
@@ -373,3 +374,31 @@ def test_leaving_the_dev_fold_out_of_a_training_without_real_photos_is_refused(
     ):
         code, _, err = run(capsys, "train", *args, "--dev-out", "--out", str(tmp_path))
         assert code == 2 and f"--dev-out leaves real photos out, but {why}" in err
+
+
+def test_real_photos_are_learnt_at_their_cameras_aspect_only_when_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Settings.natural_real: a phone's 3:4 photo, stretched square by the dataset, is learnt
+    # 640 x 853 with its labels moved alike, from a lossless copy every step reads alike.
+    monkeypatch.setattr(train, "NATURAL", tmp_path / "natural")
+    image = np.zeros((640, 640, 3), np.uint8)
+    image[100:160, 300:330] = 255
+    path = tmp_path / "IMG_0001.jpg"
+    cv2.imwrite(str(path), image)
+    photo = datasets.Photo(path, [Truth("7H", _quad((300, 100, 330, 160)))], [])
+    assert train.photo_view(photo, natural=False) is photo
+    seen = train.photo_view(photo, natural=True)
+    assert seen.path == tmp_path / "natural" / "IMG_0001.png"
+    restored = cv2.imread(str(seen.path))
+    assert restored is not None and restored.shape == (853, 640, 3)
+    ys, _ = np.nonzero(restored[:, :, 0] > 127)
+    q = seen.truths[0].quad
+    assert (ys.min(), ys.max()) == (
+        pytest.approx(q[:, 1].min(), abs=2),
+        pytest.approx(q[:, 1].max(), abs=2),
+    )
+    assert train.photo_view(photo, natural=True).path == seen.path  # written once, read again
+    shipped = train.SHIPPED["cards"]
+    assert "-natural" in train.cache_key(replace(shipped, natural_real=True))
+    assert "-natural" not in train.cache_key(shipped)

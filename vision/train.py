@@ -114,6 +114,12 @@ class Settings:
     # with 11 and 34 spurious reads against the shipped 24, and a dev-out draw the real dev
     # fold no better than other recipes (models/LIMITS.md, 2026-12-07).
     lettering: float = 0.0
+    # Real card photos learnt at their cameras' own aspect (vision.natural_aspect), as a
+    # camera over a table takes them, instead of as the dataset stretched them to 640×640.
+    # Measured on 2026-12-07 with one dev-out draw, not shipped: the dev fold read 411 / 10
+    # as published (411 / 12 for the shipped recipe's draw of the seed) but 409 / 7 at its
+    # cameras' aspect, against 414 / 9 (models/LIMITS.md).
+    natural_real: bool = False
     # Tiles and cards ship as int8 (vision.quantise), calibrated on this many training photos.
     calibration_photos: int = quantise.CALIBRATION_PHOTOS
     # The network's channel widths (vision.net.Recogniser): first block, middle, last two.
@@ -462,6 +468,25 @@ def read_photo(photo: datasets.Photo) -> synth.Image:
     return np.asarray(image, np.uint8)
 
 
+def photo_view(photo: datasets.Photo, natural: bool) -> datasets.Photo:
+    """``photo`` as training sees it: as published, or (``natural``) turned back to its
+    camera's aspect, its labels alike (:mod:`vision.natural_aspect`), kept as a file in
+    ``build/natural`` (ignored by git) so every step reads the same pixels."""
+    if not natural:
+        return photo
+    from vision import natural_aspect
+
+    out = NATURAL / f"{photo.path.stem}.png"
+    image, truths, ignore = natural_aspect.restored(photo, read_photo(photo))
+    if not out.is_file():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(out), image)
+    return datasets.Photo(out, truths, ignore)
+
+
+NATURAL = Path(__file__).resolve().parent.parent / "build" / "natural"
+
+
 def _photo_job(
     args: tuple[str, datasets.Photo, int, int, dict[str, Any]],
 ) -> tuple[list[Crops], list[int]]:
@@ -561,6 +586,7 @@ def build(
         **reframes,
     }
     photos = training_photos(kind, settings.real, settings.dev_out)
+    photos = [photo_view(p, settings.natural_real) for p in photos]
     gathered = Gathered(settings.scenes + len(photos), progress)
     xs, ys = gathered.xs, gathered.ys
 
@@ -778,6 +804,7 @@ def cache_key(settings: Settings) -> str:
         + (f"-thin{settings.thin_digits:g}" if settings.thin_digits else "")
         + (f"-grey{settings.grey:g}" if settings.grey and settings.kind == "cards" else "")
         + (f"-words{settings.lettering:g}" if settings.lettering else "")
+        + ("-natural" if settings.natural_real and real_photos else "")
         + ("-turns" if settings.orient_real and settings.real else "")
         # The real photos' labels as corrected by eye (vision/label_review.json).
         + (f"-l{label_review.training_digest(settings.kind)}" if real_photos else "")
