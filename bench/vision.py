@@ -126,8 +126,9 @@ def _real_natural(reader: TableReader) -> tuple[Score, int]:
     for photo in datasets.load("cards"):
         if photo.split != "test":
             continue
-        image, truths, ignore = natural_aspect.restored(photo, load_image(photo.path))
-        turned += image.shape[:2] != (640, 640)
+        published = load_image(photo.path)
+        image, truths, ignore = natural_aspect.restored(photo, published)
+        turned += image.shape != published.shape
         total.add(score(reader.read(image).objects, truths, ignore, other_corners=True))
     return total, turned
 

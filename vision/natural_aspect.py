@@ -54,7 +54,7 @@ def restored(photo: Photo, image: Image) -> tuple[Image, list[Truth], list[Quad]
     size = (round(w * scale[0]), round(h * scale[1]))
     out = cv2.resize(image, size, interpolation=cv2.INTER_CUBIC)
     k = np.array([size[0] / w, size[1] / h], np.float32)
-    truths = [Truth(t.label, (np.asarray(t.quad, np.float32) * k)) for t in photo.truths]
+    truths = [Truth(t.label, np.asarray(t.quad, np.float32) * k) for t in photo.truths]
     return out, truths, [np.asarray(q, np.float32) * k for q in photo.ignore]
 
 

@@ -468,6 +468,9 @@ def read_photo(photo: datasets.Photo) -> synth.Image:
     return np.asarray(image, np.uint8)
 
 
+NATURAL = Path(__file__).resolve().parent.parent / "build" / "natural"
+
+
 def photo_view(photo: datasets.Photo, natural: bool) -> datasets.Photo:
     """``photo`` as training sees it: as published, or (``natural``) turned back to its
     camera's aspect, its labels alike (:mod:`vision.natural_aspect`), kept as a file in
@@ -482,9 +485,6 @@ def photo_view(photo: datasets.Photo, natural: bool) -> datasets.Photo:
         out.parent.mkdir(parents=True, exist_ok=True)
         cv2.imwrite(str(out), image)
     return datasets.Photo(out, truths, ignore)
-
-
-NATURAL = Path(__file__).resolve().parent.parent / "build" / "natural"
 
 
 def _photo_job(
