@@ -402,3 +402,26 @@ def test_real_photos_are_learnt_at_their_cameras_aspect_only_when_asked(
     shipped = train.SHIPPED["cards"]
     assert "-natural" in train.cache_key(replace(shipped, natural_real=True))
     assert "-natural" not in train.cache_key(shipped)
+
+
+def test_training_takes_its_real_photos_as_the_recipe_asks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # build() hands every real photo to photo_view with the recipe's natural_real, before
+    # any scene is drawn.
+    photo = datasets.Photo(tmp_path / "IMG_0002.jpg", [], [])
+    monkeypatch.setattr(train, "training_photos", lambda *a: [photo])
+    asked: list[tuple[Path, bool]] = []
+
+    class Asked(Exception):
+        pass
+
+    def view(p: datasets.Photo, natural: bool) -> datasets.Photo:
+        asked.append((p.path, natural))
+        raise Asked
+
+    monkeypatch.setattr(train, "photo_view", view)
+    for natural in (True, False):
+        with pytest.raises(Asked):
+            train.build(replace(train.SHIPPED["cards"], scenes=1, natural_real=natural))
+    assert asked == [(photo.path, True), (photo.path, False)]
